@@ -1,0 +1,75 @@
+// Typed values with Spark's ordering and SQL three-valued logic (SPEC §2).
+#pragma once
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "model/types.h"
+
+namespace skipsound {
+
+// An exact decimal: unscaled * 10^-scale. Precision up to 38 digits fits in __int128.
+struct Decimal {
+  __int128 unscaled = 0;
+  int scale = 0;
+  bool operator==(const Decimal& o) const = default;
+};
+
+// Parses "-1.50", "3.1661E-8", "12" exactly; throws std::invalid_argument.
+Decimal parse_decimal(const std::string& text);
+std::string decimal_to_string(const Decimal& d);
+// Exact three-way comparison of two decimals of any scales.
+std::strong_ordering compare_decimals(const Decimal& a, const Decimal& b);
+
+// A value of one Spark type. The payload by kind:
+//   Null -> monostate; Boolean -> bool; integral/date/timestamp* -> int64_t;
+//   Float/Double -> double (float values are stored widened); Decimal -> Decimal;
+//   String/Binary -> std::string (raw bytes, UTF-8 for strings).
+struct Value {
+  DataType type;
+  std::variant<std::monostate, bool, int64_t, double, Decimal, std::string> data;
+
+  static Value null(DataType t = DataType::of(TypeKind::Null));
+  static Value boolean(bool b);
+  static Value integral(TypeKind k, int64_t v);  // byte/short/int/long/date/timestamp*
+  static Value floating(TypeKind k, double v);   // float/double
+  static Value decimal(Decimal d, int precision);
+  static Value string(std::string utf8);
+  static Value binary(std::string bytes);
+
+  bool is_null() const { return std::holds_alternative<std::monostate>(data); }
+  bool as_bool() const { return std::get<bool>(data); }
+  int64_t as_int() const { return std::get<int64_t>(data); }
+  double as_double() const { return std::get<double>(data); }
+  const Decimal& as_decimal() const { return std::get<Decimal>(data); }
+  const std::string& as_string() const { return std::get<std::string>(data); }
+
+  // Structural equality (same type, same payload bits); used for IR equality, not SQL '='.
+  bool operator==(const Value& o) const;
+};
+
+// Spark's total order among non-null comparable values: numeric values compare exactly across
+// kinds (int64 vs double vs decimal), NaN is greater than everything and equal to itself,
+// -0.0 == 0.0; strings and binary in unsigned byte order (= code-point order for UTF-8).
+// Returns nullopt when either side is NULL. Throws std::invalid_argument for incomparable kinds.
+std::optional<std::strong_ordering> spark_compare(const Value& a, const Value& b);
+
+// True when a and b can be ordered against each other (both numeric, same temporal kind, ...).
+bool comparable(const DataType& a, const DataType& b);
+
+// SQL literal text for a value: 7, 7L, 1.5, 1.5D, 'it''s', DATE '2020-01-01',
+// TIMESTAMP '2020-01-01 00:00:00.000001', X'0A', TRUE, NULL, CAST('NaN' AS DOUBLE).
+std::string to_sql_literal(const Value& v);
+// Human/JSON-friendly text: 2020-01-01, 2020-01-01T00:00:00.000001Z, NaN, strings raw.
+std::string to_display(const Value& v);
+
+enum class Truth : uint8_t { False, True, Null };
+Truth truth_of(bool b);
+Truth truth_and(Truth a, Truth b);
+Truth truth_or(Truth a, Truth b);
+Truth truth_not(Truth a);
+const char* truth_name(Truth t);  // "TRUE", "FALSE", "NULL"
+
+}  // namespace skipsound

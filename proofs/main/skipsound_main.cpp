@@ -1,0 +1,25 @@
+#include <iostream>
+
+#include "proofs/cli.h"
+#include "model/input_error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"skipsound: proves that conflict-time data skipping never hides a conflict"};
+  app.require_subcommand(1);
+  int exit_code = skipsound::cli::kExitOk;
+  skipsound::cli::add_parse_command(app, exit_code);
+  skipsound::cli::add_eval_command(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : skipsound::cli::kExitUsage;
+  } catch (const skipsound::InputError& e) {
+    std::cerr << e.render() << "\n";
+    return skipsound::cli::kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return skipsound::cli::kExitUsage;
+  }
+  return exit_code;
+}
