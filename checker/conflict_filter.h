@@ -1,0 +1,64 @@
+// Conflict-time data skipping (SPEC §5 "Conflict time", the seeds' feature): which of a winner's
+// added files the append check must still consider, given the loser's recorded reads.
+// The conflict checker raises ConcurrentAppendException iff `survivors()` is non-empty.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "checker/file_decision.h"
+#include "checker/filter_classification.h"
+#include "checker/stats_eligibility.h"
+#include "model/mutant.h"
+#include "model/row.h"
+#include "model/stats.h"
+
+namespace skipsound {
+
+// Everything the loser recorded: one ReadPredicate per scan (partition part + data part).
+struct LoserReads {
+  bool whole_table = false;
+  std::vector<ReadPredicate> reads;
+};
+
+// One file added by the winner.
+struct CandidateFile {
+  std::string path;
+  const FileStats* stats = nullptr;  // nullptr: the add carries no stats
+  Row partition_values;              // by leaf ordinal; only partition leaves are read
+  int64_t dv_cardinality = 0;
+};
+
+// What the winner did, as far as the append-suppression mutant needs to know.
+enum class WinnerOperation { Other, Update, Delete };
+
+struct ConflictFilterOptions {
+  bool data_skipping_enabled = true;  // off = Delta's previous, partition-only behaviour
+  Mutant mutant = Mutant::None;
+  WinnerOperation winner_operation = WinnerOperation::Other;
+};
+
+enum class CandidateVerdict { Survives, Excluded };
+
+struct CandidateOutcome {
+  std::string path;
+  CandidateVerdict verdict = CandidateVerdict::Survives;
+  std::string reason;                 // one line
+  std::vector<FileDecision> per_read;  // the data-skipping decision for each read (when run)
+};
+
+struct ConflictFilterResult {
+  std::vector<CandidateOutcome> files;  // in input order
+  std::string summary;                  // which path was taken, e.g. "whole-table read"
+  std::vector<std::string> survivors() const;
+  bool any_survivor() const;
+};
+
+// `eligibility` also names the table's partition columns (empty = unpartitioned). Never throws
+// for bad stats or unevaluable filters: any error keeps every file.
+ConflictFilterResult filter_conflict_candidates(const LoserReads& loser,
+                                                const std::vector<CandidateFile>& added,
+                                                const StatsEligibility& eligibility,
+                                                const ConflictFilterOptions& options = {});
+
+}  // namespace skipsound
