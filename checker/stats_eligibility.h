@@ -2,24 +2,18 @@
 // writers record. A stat outside this set makes a rule "none"; a stat inside it that one file
 // lacks is a verification failure instead (SPEC §5's two kinds of "no").
 #pragma once
-#include <optional>
-#include <string>
 #include <vector>
 
 #include "model/schema.h"
+#include "model/stats_collection.h"
 
 namespace skipsound {
 
-// The table properties that decide stats collection.
-struct StatsColumnsConfig {
-  int num_indexed_cols = 32;                           // dataSkippingNumIndexedCols; -1 = all
-  std::optional<std::vector<ColumnPath>> stats_columns;  // dataSkippingStatsColumns; overrides the count
-  std::vector<std::string> partition_columns;          // top-level names; never have stats
-};
-
 class StatsEligibility {
  public:
-  StatsEligibility(const Schema& schema, const StatsColumnsConfig& config);
+  // Uses the writer's own rule (indexed_leaves in model/stats_collection.h), so reader and
+  // writer cannot disagree on which leaves carry stats. `schema` must outlive this object.
+  StatsEligibility(const Schema& schema, const StatsConfig& config);
 
   bool is_partition_column(int leaf) const;
   bool collects_null_count(int leaf) const;  // every indexed non-struct leaf, arrays and maps too
