@@ -42,7 +42,8 @@ class Schema {
   const Leaf* find_leaf(const ColumnPath& path) const;
   // A struct (non-leaf) column at this path, or nullptr.
   const StructField* find_field(const ColumnPath& path) const;
-  // The existing leaf path nearest to `path` by edit distance (for "did you mean").
+  // The existing leaf path nearest to `path` by case-insensitive edit distance (for "did you
+  // mean"); nullopt when even the nearest differs in more than max(2, length/3) characters.
   std::optional<ColumnPath> nearest(const ColumnPath& path) const;
 
   bool operator==(const Schema& o) const { return fields_ == o.fields_; }

@@ -32,10 +32,15 @@ struct DataType {
   TypeKind kind = TypeKind::Null;
   int precision = 0;  // decimal only
   int scale = 0;      // decimal only
-  std::vector<StructField> fields;  // struct only
+  // Struct: its fields. Array: one field "element" (nullable = containsNull). Map: two fields,
+  // "key" and "value" (value nullable = valueContainsNull). Reusing `fields` keeps one recursive
+  // shape for every nested type.
+  std::vector<StructField> fields;
 
   static DataType of(TypeKind k) { return DataType{k, 0, 0, {}}; }
   static DataType decimal(int p, int s) { return DataType{TypeKind::Decimal, p, s, {}}; }
+  static DataType array(DataType element, bool contains_null = true);
+  static DataType map(DataType key, DataType value, bool value_contains_null = true);
 
   bool operator==(const DataType& other) const;
 };
@@ -56,9 +61,13 @@ bool is_int64_backed(TypeKind k); // integral or temporal: stored as int64
 // Types for which a Delta writer records min/max (SPEC §4): never boolean, binary or nested.
 bool has_min_max(TypeKind k);
 
-// Spark's simpleString: "int", "decimal(10,2)", "timestamp_ntz", "struct<a:int>".
+inline constexpr int kMaxDecimalPrecision = 38;
+
+// Spark's simpleString: "int", "decimal(10,2)", "timestamp_ntz", "struct<a:int>", "array<string>".
 std::string type_name(const DataType& t);
-// Parses a simple type name as written in CAST(... AS type) or a schema; throws std::invalid_argument.
+// Parses a simple type name as written in CAST(... AS type) or a schema, case-insensitively:
+// Spark SQL names (tinyint, smallint, int, bigint, real, ...) and schema-JSON names (byte, short,
+// integer, long, ...); "decimal" alone is decimal(10,0). Throws std::invalid_argument.
 DataType parse_type_name(const std::string& name);
 
 // Inclusive value range of an integral type.
