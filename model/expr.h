@@ -80,7 +80,34 @@ ExprPtr make_call(std::string function, std::vector<ExprPtr> args);
 bool is_known_function(const std::string& lower_name);
 bool is_deterministic_function(const std::string& lower_name);
 
+// How the binder types a call's result.
+enum class FunctionResult {
+  String,         // upper(s), concat(...), uuid()
+  Int,            // length(s), year(d)
+  Long,           // monotonically_increasing_id()
+  Double,         // rand(), sqrt(x)
+  Boolean,        // isnan(x), startswith(s, p)
+  Date,           // current_date(), to_date(s)
+  Timestamp,      // current_timestamp(), now()
+  SameAsFirst,    // abs(x), round(x), shuffle(a)
+  CommonOfArgs,   // coalesce(...), greatest(...): the first argument's type that is not NULL
+};
+
+struct FunctionInfo {
+  const char* name;  // lower case
+  bool deterministic;
+  int min_args;
+  int max_args;  // -1: variadic
+  FunctionResult result;
+};
+
+// nullptr for an unknown function.
+const FunctionInfo* find_function(const std::string& lower_name);
+
 // Deepest nesting the parser and binder accept (SPEC §3).
 inline constexpr int kMaxNestingDepth = 256;
+// Deepest IR tree the parser and binder accept. Operator chains (a AND b AND ...) build left-deep
+// trees without any parentheses; every tree walker recurses, so the depth must stay bounded.
+inline constexpr int kMaxExprDepth = 16384;
 
 }  // namespace skipsound
