@@ -67,18 +67,20 @@ std::optional<int64_t> last_checkpoint_version(const fs::path& log_dir) {
 // Checks that commits 0..target are all present as JSON and says why not otherwise.
 void check_replayable(const fs::path& log_dir, const std::vector<int64_t>& versions, int64_t target,
                       std::optional<int64_t> checkpoint) {
+  auto refuse_missing = [&](int64_t missing) {
+    const std::string gap = "commit " + version_file_name(missing, ".json") + " is missing";
+    if (checkpoint && *checkpoint >= missing && *checkpoint <= target) {
+      refuse_checkpoint(log_dir, *checkpoint, gap + " and only the checkpoint could supply it");
+    }
+    throw InputError(log_dir.string() + ": " + gap + " (versions must run from 0 without gaps)");
+  };
   int64_t expected = 0;
   for (int64_t v : versions) {
     if (v > target) break;
-    if (v != expected) {
-      const std::string gap = "commit " + version_file_name(expected, ".json") + " is missing";
-      if (checkpoint && *checkpoint >= expected && *checkpoint < v) {
-        refuse_checkpoint(log_dir, *checkpoint, gap + " and only the checkpoint could supply it");
-      }
-      throw InputError(log_dir.string() + ": " + gap + " (versions must run from 0 without gaps)");
-    }
+    if (v != expected) refuse_missing(expected);
     ++expected;
   }
+  if (expected <= target) refuse_missing(expected);
 }
 
 // Text of a timestamp partition value, in any of the forms Delta writers use; UTC assumed.
