@@ -2,16 +2,14 @@
 // added files the append check must still consider, given the loser's recorded reads.
 // The conflict checker raises ConcurrentAppendException iff `survivors()` is non-empty.
 #pragma once
-#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "checker/candidate_file.h"
 #include "checker/file_decision.h"
 #include "checker/filter_classification.h"
 #include "checker/stats_eligibility.h"
 #include "model/mutant.h"
-#include "model/row.h"
-#include "model/stats.h"
 
 namespace skipsound {
 
@@ -19,14 +17,6 @@ namespace skipsound {
 struct LoserReads {
   bool whole_table = false;
   std::vector<ReadPredicate> reads;
-};
-
-// One file added by the winner.
-struct CandidateFile {
-  std::string path;
-  const FileStats* stats = nullptr;  // nullptr: the add carries no stats
-  Row partition_values;              // by leaf ordinal; only partition leaves are read
-  int64_t dv_cardinality = 0;
 };
 
 // What the winner did, as far as the append-suppression mutant needs to know.

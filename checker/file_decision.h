@@ -21,13 +21,6 @@ struct StatsVerification {
   std::optional<StatRef> missing;  // the first referenced stat that failed
 };
 
-// What one node of the skipping expression evaluated to, children in order.
-struct SkipTrace {
-  std::string text;  // this node printed, e.g. "max(x) > 10"
-  Value value;       // boolean TRUE/FALSE, NULL, or the stat/literal value
-  std::vector<SkipTrace> children;
-};
-
 // The file as the skipping logic sees it.
 struct FileView {
   const FileStats* stats = nullptr;  // nullptr: the file carries no stats at all

@@ -1,6 +1,7 @@
 // The skipping expression: a small IR over one file's statistics (SPEC §5), built from a bound
 // predicate, evaluated concretely here and encoded symbolically by smt/.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <set>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "model/expr.h"
+#include "model/mutant.h"
 #include "model/stats.h"
 
 namespace skipsound {
@@ -48,6 +50,44 @@ struct SkippingPredicate {
   SkipExprPtr expr;
   std::set<StatRef> referenced;
 };
+
+// Constructors for skipping expressions (the builder, tests, smt/).
+SkipExprPtr skip_literal(Value v);
+SkipExprPtr skip_stat(StatKind kind, int leaf = -1);
+SkipExprPtr skip_compare(CompareOp op, SkipExprPtr lhs, SkipExprPtr rhs);
+SkipExprPtr skip_substr(SkipExprPtr operand, int length);
+SkipExprPtr skip_and(SkipExprPtr lhs, SkipExprPtr rhs);
+SkipExprPtr skip_or(SkipExprPtr lhs, SkipExprPtr rhs);
+SkipExprPtr skip_not(SkipExprPtr operand);
+
+// Every stat the expression needs verified: its own stats, and for each min/max of c also
+// nullCount(c) and numRecords (SPEC §5).
+std::set<StatRef> referenced_stats(const SkipExprPtr& e);
+
+// One file's stats as the concrete evaluation reads them.
+struct StatReadContext {
+  const FileStats& stats;
+  const Schema& schema;
+  int64_t dv_cardinality = 0;  // read only by the trust-wide-nullcount mutant
+  Mutant mutant = Mutant::None;
+};
+
+// A stat's value, NULL when the file lacks it. A timestamp max reads as max + 1 ms (saturating),
+// because writers floor it to the millisecond (SPEC §4).
+Value read_stat(const StatRef& s, const StatReadContext& ctx);
+
+// What one node evaluated to, children in order (for explanations and reports).
+struct SkipTrace {
+  std::string text;  // the node printed, e.g. "max(x) > 10"
+  Value value;       // TRUE/FALSE/NULL for predicates, the value for stats, literals, substr
+  std::vector<SkipTrace> children;
+};
+
+// Concrete evaluation in Spark order with SQL three-valued logic; booleans come back as
+// Value::boolean or NULL. Throws std::invalid_argument on incomparable operands.
+Value evaluate_skip(const SkipExpr& e, const StatReadContext& ctx);
+Value evaluate_skip_traced(const SkipExpr& e, const StatReadContext& ctx, SkipTrace& trace);
+Truth truth_of_value(const Value& v);  // NULL -> Null, booleans as they are
 
 std::string to_string(const StatRef& s, const Schema& schema);  // "max(x)", "numRecords"
 std::string to_string(const SkipExprPtr& e, const Schema& schema);

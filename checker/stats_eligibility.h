@@ -18,12 +18,16 @@ class StatsEligibility {
   bool is_partition_column(int leaf) const;
   bool collects_null_count(int leaf) const;  // every indexed non-struct leaf, arrays and maps too
   bool collects_min_max(int leaf) const;     // indexed and of a type with min/max
+  // nullCount usable by IS [NOT] NULL: predicates on arrays and maps give none (SPEC §5).
+  bool usable_for_null_tests(int leaf) const;
+  bool partitioned() const { return partitioned_; }
   const Schema& schema() const { return *schema_; }
 
  private:
   const Schema* schema_;
   std::vector<bool> partition_;
   std::vector<bool> indexed_;
+  bool partitioned_ = false;
 };
 
 }  // namespace skipsound

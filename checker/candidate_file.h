@@ -1,0 +1,24 @@
+// A data file as the scan-time and conflict-time filters see it.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "model/row.h"
+#include "model/schema.h"
+#include "model/stats.h"
+
+namespace skipsound {
+
+struct CandidateFile {
+  std::string path;
+  const FileStats* stats = nullptr;  // nullptr: the add carries no stats
+  Row partition_values;              // by leaf ordinal; only partition leaves are read
+  int64_t dv_cardinality = 0;
+};
+
+// Typed partition values by logical column name (as model/delta_log.h's LiveFile holds them)
+// laid out as a row; columns not named are NULL.
+Row partition_row(const std::map<std::string, Value>& values, const Schema& schema);
+
+}  // namespace skipsound

@@ -1,0 +1,139 @@
+#include "checker/conflict_filter.h"
+
+#include <algorithm>
+#include <exception>
+
+#include "checker/partition_match.h"
+#include "checker/skipping_builder.h"
+
+namespace skipsound {
+
+namespace {
+
+std::vector<ExprPtr> eligible_data_filters(const ReadPredicate& read) {
+  std::vector<ExprPtr> kept;
+  for (const ExprPtr& filter : read.data_filters) {
+    if (is_deterministic(*filter) && !references_metadata_column(*filter)) kept.push_back(filter);
+  }
+  return kept;
+}
+
+ConflictFilterResult every_file(const std::vector<CandidateFile>& added, CandidateVerdict verdict,
+                                const std::string& why) {
+  ConflictFilterResult result;
+  result.summary = why;
+  for (const CandidateFile& file : added) {
+    result.files.push_back(CandidateOutcome{file.path, verdict, why, {}});
+  }
+  return result;
+}
+
+bool suppresses_appends(const ConflictFilterOptions& options) {
+  return options.mutant == Mutant::AppendSuppression &&
+         options.winner_operation != WinnerOperation::Other;
+}
+
+// Data step: a file survives a read when that read's data skipping keeps it, and survives the
+// step when it survives any read (the and-across-reads mutant: every read).
+void apply_data_skipping(const LoserReads& loser, const std::vector<CandidateFile>& added,
+                         const StatsEligibility& eligibility, const ConflictFilterOptions& options,
+                         ConflictFilterResult& result) {
+  const bool every_read_must_keep = options.mutant == Mutant::AndAcrossReads;
+  std::vector<bool> survives(added.size(), every_read_must_keep);
+  for (const ReadPredicate& read : loser.reads) {
+    const auto predicate = build_conjunction(eligible_data_filters(read), eligibility, options.mutant);
+    for (size_t i = 0; i < added.size(); ++i) {
+      FileDecision decision = decide_file(predicate, FileView{added[i].stats, added[i].dv_cardinality},
+                                          eligibility.schema(), options.mutant);
+      const bool kept = decision.verdict == FileVerdict::Keep;
+      survives[i] = every_read_must_keep ? survives[i] && kept : survives[i] || kept;
+      result.files[i].per_read.push_back(std::move(decision));
+    }
+  }
+  for (size_t i = 0; i < added.size(); ++i) {
+    if (!survives[i]) {
+      result.files[i].verdict = CandidateVerdict::Excluded;
+      result.files[i].reason = every_read_must_keep
+                                   ? "excluded: some read's data skipping skips it"
+                                   : "excluded: every read's data skipping skips it";
+    } else {
+      result.files[i].reason = "survives: some read's data skipping keeps it";
+    }
+  }
+}
+
+// Partition step: (OR over reads of data survivors) AND (OR over reads of each read's ANDed
+// partition predicates) — deliberately not read by read.
+void apply_partition_filters(const LoserReads& loser, const std::vector<CandidateFile>& added,
+                             ConflictFilterResult& result) {
+  for (size_t i = 0; i < added.size(); ++i) {
+    const bool some_read_matches =
+        std::any_of(loser.reads.begin(), loser.reads.end(), [&](const ReadPredicate& read) {
+          return match_partition(read.partition_filters, added[i].partition_values) ==
+                 PartitionMatch::Match;
+        });
+    if (!some_read_matches && result.files[i].verdict == CandidateVerdict::Survives) {
+      result.files[i].verdict = CandidateVerdict::Excluded;
+      result.files[i].reason = "excluded: no read's partition predicates match its partition values";
+    }
+  }
+}
+
+ConflictFilterResult filter(const LoserReads& loser, const std::vector<CandidateFile>& added,
+                            const StatsEligibility& eligibility, const ConflictFilterOptions& options) {
+  if (suppresses_appends(options)) {
+    return every_file(added, CandidateVerdict::Excluded,
+                      "append-suppression mutant: an UPDATE/DELETE winner's adds are not checked");
+  }
+  if (loser.whole_table && options.mutant != Mutant::SkipWholeTableRead) {
+    return every_file(added, CandidateVerdict::Survives, "whole-table read: every added file counts");
+  }
+  if (loser.reads.empty() && options.mutant == Mutant::EmptyReadsSkipAll) {
+    return every_file(added, CandidateVerdict::Excluded,
+                      "empty-reads-skip-all mutant: no read predicate, no file kept");
+  }
+  ConflictFilterResult result = every_file(added, CandidateVerdict::Survives, "");
+  if (!options.data_skipping_enabled) {
+    result.summary = "data skipping off: partition filters only";
+  } else if (loser.reads.empty()) {
+    result.summary = "no recorded read predicate: data skipping keeps every file";
+  } else {
+    result.summary = "data skipping per read, OR across reads";
+    apply_data_skipping(loser, added, eligibility, options, result);
+  }
+  if (eligibility.partitioned()) {
+    result.summary += "; then partition predicates";
+    apply_partition_filters(loser, added, result);
+  }
+  return result;
+}
+
+}  // namespace
+
+std::vector<std::string> ConflictFilterResult::survivors() const {
+  std::vector<std::string> paths;
+  for (const CandidateOutcome& f : files) {
+    if (f.verdict == CandidateVerdict::Survives) paths.push_back(f.path);
+  }
+  return paths;
+}
+
+bool ConflictFilterResult::any_survivor() const {
+  return std::any_of(files.begin(), files.end(), [](const CandidateOutcome& f) {
+    return f.verdict == CandidateVerdict::Survives;
+  });
+}
+
+ConflictFilterResult filter_conflict_candidates(const LoserReads& loser,
+                                                const std::vector<CandidateFile>& added,
+                                                const StatsEligibility& eligibility,
+                                                const ConflictFilterOptions& options) {
+  try {
+    return filter(loser, added, eligibility, options);
+  } catch (const std::exception& e) {
+    return every_file(added, CandidateVerdict::Survives,
+                      std::string("error, every file kept: ") + e.what());
+  }
+}
+
+}  // namespace skipsound

@@ -1,0 +1,78 @@
+#include "checker/file_decision.h"
+
+#include <exception>
+
+#include "checker/stats_verification.h"
+
+namespace skipsound {
+
+namespace {
+
+const FileStats& empty_stats() {
+  static const FileStats none;
+  return none;
+}
+
+StatReadContext context_for(const FileView& file, const Schema& schema, Mutant mutant) {
+  return StatReadContext{file.stats ? *file.stats : empty_stats(), schema, file.dv_cardinality,
+                         mutant};
+}
+
+// keep = (expr IS TRUE) OR NOT verified
+FileVerdict keep_rule(Truth expr, VerificationOutcome verification) {
+  const bool keep = expr == Truth::True || verification == VerificationOutcome::Failed;
+  return keep ? FileVerdict::Keep : FileVerdict::Skip;
+}
+
+std::string explain(FileVerdict verdict, Truth expr, const StatsVerification& verification,
+                    const Schema& schema) {
+  if (verification.outcome == VerificationOutcome::Failed) {
+    return "kept: stats verification failed, " + to_string(*verification.missing, schema) +
+           " is missing";
+  }
+  if (verdict == FileVerdict::Keep) return "kept: the skipping expression is TRUE";
+  return std::string("skipped: the skipping expression is ") + truth_name(expr) +
+         " and the stats it needs are present";
+}
+
+}  // namespace
+
+const char* verdict_name(FileVerdict v) { return v == FileVerdict::Keep ? "KEEP" : "SKIP"; }
+
+FileDecision decide_file(const std::optional<SkippingPredicate>& predicate, const FileView& file,
+                         const Schema& schema, Mutant mutant) {
+  FileDecision decision;
+  if (!predicate) {
+    decision.expression = "none";
+    decision.reason = "kept: no skipping expression";
+    return decision;
+  }
+  decision.expression = to_string(predicate->expr, schema);
+  const StatReadContext ctx = context_for(file, schema, mutant);
+  decision.verification = verify_stats(predicate->referenced, ctx);
+  try {
+    SkipTrace trace;
+    const Truth expr = truth_of_value(evaluate_skip_traced(*predicate->expr, ctx, trace));
+    decision.evaluation = std::move(trace);
+    decision.verdict = keep_rule(expr, decision.verification.outcome);
+    decision.reason = explain(decision.verdict, expr, decision.verification, schema);
+  } catch (const std::exception& e) {
+    decision.verdict = FileVerdict::Keep;
+    decision.reason = std::string("kept: the skipping expression could not be evaluated: ") + e.what();
+  }
+  return decision;
+}
+
+FileVerdict decide_verdict(const SkippingPredicate& predicate, const FileView& file,
+                           const Schema& schema, Mutant mutant) {
+  const StatReadContext ctx = context_for(file, schema, mutant);
+  const StatsVerification verification = verify_stats(predicate.referenced, ctx);
+  if (verification.outcome == VerificationOutcome::Failed) return FileVerdict::Keep;
+  try {
+    return keep_rule(truth_of_value(evaluate_skip(*predicate.expr, ctx)), verification.outcome);
+  } catch (const std::exception&) {
+    return FileVerdict::Keep;
+  }
+}
+
+}  // namespace skipsound

@@ -1,0 +1,269 @@
+#include "checker/skipping_builder.h"
+
+#include <algorithm>
+
+namespace skipsound {
+
+namespace {
+
+bool references_column(const Expr& e) {
+  if (e.kind == ExprKind::Column) return true;
+  return std::any_of(e.children.begin(), e.children.end(),
+                     [](const ExprPtr& c) { return references_column(*c); });
+}
+
+bool is_bound_column(const Expr& e) { return e.kind == ExprKind::Column && e.leaf >= 0; }
+
+// Leaves "none" sides out of an AND.
+SkipExprPtr and_of_buildable(SkipExprPtr a, SkipExprPtr b) {
+  if (a && b) return skip_and(std::move(a), std::move(b));
+  return a ? a : b;
+}
+
+SkipExprPtr or_of_both(SkipExprPtr a, SkipExprPtr b) {
+  if (a && b) return skip_or(std::move(a), std::move(b));
+  return nullptr;
+}
+
+SkipExprPtr long_literal(int64_t v) { return skip_literal(Value::integral(TypeKind::Long, v)); }
+
+// `column op literal`, with the literal moved to the right when written on the left.
+struct ColumnComparison {
+  int leaf;
+  CompareOp op;
+  Value literal;
+};
+
+std::optional<ColumnComparison> as_column_comparison(const Expr& compare) {
+  const Expr& lhs = *compare.children[0];
+  const Expr& rhs = *compare.children[1];
+  if (is_bound_column(lhs) && rhs.kind == ExprKind::Literal) {
+    return ColumnComparison{lhs.leaf, compare.cmp_op, rhs.literal};
+  }
+  if (lhs.kind == ExprKind::Literal && is_bound_column(rhs)) {
+    return ColumnComparison{rhs.leaf, flip(compare.cmp_op), lhs.literal};
+  }
+  return std::nullopt;
+}
+
+// 'abc%' with no other wildcard and no escape: Spark's LikeSimplification turns it into
+// StartsWith; anything else stays a LIKE, which gets no skipping.
+std::optional<std::string> starts_with_prefix(const Expr& pattern) {
+  if (pattern.kind != ExprKind::Literal || pattern.literal.is_null() ||
+      pattern.literal.type.kind != TypeKind::String) {
+    return std::nullopt;
+  }
+  const std::string& text = pattern.literal.as_string();
+  if (text.size() < 2 || text.back() != '%') return std::nullopt;
+  const std::string prefix = text.substr(0, text.size() - 1);
+  if (prefix.find_first_of("%_\\") != std::string::npos) return std::nullopt;
+  return prefix;
+}
+
+int code_points(const std::string& utf8) {
+  return static_cast<int>(std::count_if(utf8.begin(), utf8.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+class Builder {
+ public:
+  Builder(const StatsEligibility& eligibility, Mutant mutant)
+      : eligibility_(eligibility), mutant_(mutant) {}
+
+  SkipExprPtr build(const Expr& e) const {
+    if (!references_column(e)) return nullptr;
+    switch (e.kind) {
+      case ExprKind::And: return and_of_buildable(build(*e.children[0]), build(*e.children[1]));
+      case ExprKind::Or: return or_of_both(build(*e.children[0]), build(*e.children[1]));
+      case ExprKind::Not: return build_not(*e.children[0]);
+      case ExprKind::IsNull: return build_is_null(*e.children[0], 0);
+      case ExprKind::IsNotNull: return build_is_not_null(*e.children[0]);
+      case ExprKind::Compare: return build_compare(e);
+      case ExprKind::Like: return build_starts_with(*e.children[0], *e.children[1]);
+      case ExprKind::In: return build_in(e);
+      case ExprKind::Between:
+        return build(*make_and(make_compare(CompareOp::Ge, e.children[0], e.children[1]),
+                               make_compare(CompareOp::Le, e.children[0], e.children[2])));
+      default: return nullptr;  // bare columns, casts, functions, arithmetic
+    }
+  }
+
+ private:
+  SkipExprPtr build_not(const Expr& operand) const {
+    switch (operand.kind) {
+      case ExprKind::And:
+        return build(*make_or(make_not(operand.children[0]), make_not(operand.children[1])));
+      case ExprKind::Or:
+        return build(*make_and(make_not(operand.children[0]), make_not(operand.children[1])));
+      case ExprKind::Not: return build(*operand.children[0]);
+      case ExprKind::IsNull: return build_is_not_null(*operand.children[0]);
+      case ExprKind::IsNotNull: return build_is_null(*operand.children[0], 0);
+      case ExprKind::Compare: return build_negated_compare(operand);
+      default: return nullptr;  // NOT IN, NOT LIKE, NOT BETWEEN, NOT b, ...
+    }
+  }
+
+  SkipExprPtr build_compare(const Expr& compare) const {
+    const auto cmp = as_column_comparison(compare);
+    if (!cmp) return nullptr;  // column vs column, casts, functions, arithmetic
+    if (cmp->op == CompareOp::NullSafeEq) {
+      if (cmp->literal.is_null()) return null_count_positive(cmp->leaf);
+      return and_of_buildable(not_all_null(cmp->leaf),
+                              column_vs_literal(CompareOp::Eq, cmp->leaf, cmp->literal));
+    }
+    return column_vs_literal(cmp->op, cmp->leaf, cmp->literal);
+  }
+
+  SkipExprPtr build_negated_compare(const Expr& compare) const {
+    const auto cmp = as_column_comparison(compare);
+    if (!cmp) return nullptr;
+    if (cmp->op != CompareOp::NullSafeEq) return column_vs_literal(negate(cmp->op), cmp->leaf, cmp->literal);
+    if (cmp->literal.is_null()) return not_all_null(cmp->leaf);
+    // NOT (c <=> v): c is NULL or differs from v.
+    const SkipExprPtr differs = column_vs_literal(CompareOp::Ne, cmp->leaf, cmp->literal);
+    if (!differs) return nullptr;
+    return skip_or(null_count_positive(cmp->leaf), differs);
+  }
+
+  // The min/max rules; none when the table records no min/max for the column.
+  SkipExprPtr column_vs_literal(CompareOp op, int leaf, const Value& v) const {
+    if (!eligibility_.collects_min_max(leaf)) return nullptr;
+    auto min = [&] { return skip_stat(StatKind::Min, leaf); };
+    auto max = [&] { return skip_stat(StatKind::Max, leaf); };
+    auto lit = [&] { return skip_literal(v); };
+    // The le-as-lt mutant's deviation: the non-strict bounds become strict.
+    const bool strict_bounds = mutant_ == Mutant::LeAsLt;
+    switch (op) {
+      case CompareOp::Eq:
+        return skip_and(skip_compare(CompareOp::Le, min(), lit()),
+                        skip_compare(CompareOp::Le, lit(), max()));
+      case CompareOp::Ne:
+        return skip_or(skip_compare(CompareOp::Lt, min(), lit()),
+                       skip_compare(CompareOp::Lt, lit(), max()));
+      case CompareOp::Lt: return skip_compare(CompareOp::Lt, min(), lit());
+      case CompareOp::Le:
+        return skip_compare(strict_bounds ? CompareOp::Lt : CompareOp::Le, min(), lit());
+      case CompareOp::Gt: return skip_compare(CompareOp::Gt, max(), lit());
+      case CompareOp::Ge:
+        return skip_compare(strict_bounds ? CompareOp::Gt : CompareOp::Ge, max(), lit());
+      case CompareOp::NullSafeEq: return nullptr;  // rewritten by the callers
+    }
+    return nullptr;
+  }
+
+  SkipExprPtr null_count_positive(int leaf) const {
+    if (!eligibility_.usable_for_null_tests(leaf)) return nullptr;
+    return skip_compare(CompareOp::Gt, skip_stat(StatKind::NullCount, leaf), long_literal(0));
+  }
+
+  SkipExprPtr not_all_null(int leaf) const {
+    if (!eligibility_.usable_for_null_tests(leaf)) return nullptr;
+    return skip_compare(CompareOp::Lt, skip_stat(StatKind::NullCount, leaf),
+                        skip_stat(StatKind::NumRecords));
+  }
+
+  SkipExprPtr build_is_not_null(const Expr& operand) const {
+    return is_bound_column(operand) ? not_all_null(operand.leaf) : nullptr;
+  }
+
+  // `e IS NULL`: can e be NULL on some row of the file?
+  SkipExprPtr build_is_null(const Expr& e, int depth) const {
+    switch (e.kind) {
+      case ExprKind::Column: return is_bound_column(e) ? null_count_positive(e.leaf) : nullptr;
+      case ExprKind::Literal: return skip_literal(Value::boolean(e.literal.is_null()));
+      case ExprKind::Compare:
+        if (e.cmp_op == CompareOp::NullSafeEq) return nullptr;
+        return any_child_null(e, depth);
+      case ExprKind::Not: return build_is_null(*e.children[0], depth);
+      case ExprKind::Like:
+        return starts_with_prefix(*e.children[1]) ? any_child_null(e, depth) : nullptr;
+      case ExprKind::And:
+      case ExprKind::Or: return build_junction_is_null(e, depth);
+      default: return nullptr;
+    }
+  }
+
+  SkipExprPtr any_child_null(const Expr& e, int depth) const {
+    SkipExprPtr result;
+    for (const ExprPtr& child : e.children) {
+      SkipExprPtr child_null = build_is_null(*child, depth);
+      if (!child_null) return nullptr;
+      result = result ? skip_or(result, child_null) : child_null;
+    }
+    return result;
+  }
+
+  // (a AND b) IS NULL = (a IS NULL OR b IS NULL) AND NOT (a <=> FALSE OR b <=> FALSE);
+  // for OR the same with TRUE.
+  SkipExprPtr build_junction_is_null(const Expr& e, int depth) const {
+    if (depth > kMaxIsNullExpansionDepth) return nullptr;
+    const ExprPtr& a = e.children[0];
+    const ExprPtr& b = e.children[1];
+    const SkipExprPtr some_side_null =
+        or_of_both(build_is_null(*a, depth + 1), build_is_null(*b, depth + 1));
+    const ExprPtr decisive = make_literal(Value::boolean(e.kind == ExprKind::Or));
+    const ExprPtr neither_decisive = make_not(make_or(make_compare(CompareOp::NullSafeEq, a, decisive),
+                                                      make_compare(CompareOp::NullSafeEq, b, decisive)));
+    return and_of_buildable(some_side_null, build(*neither_decisive));
+  }
+
+  SkipExprPtr build_starts_with(const Expr& value, const Expr& pattern) const {
+    const auto prefix = starts_with_prefix(pattern);
+    if (!prefix || !is_bound_column(value) || !eligibility_.collects_min_max(value.leaf)) {
+      return nullptr;
+    }
+    const int length = code_points(*prefix);
+    const SkipExprPtr s = skip_literal(Value::string(*prefix));
+    return skip_and(
+        skip_compare(CompareOp::Le, skip_substr(skip_stat(StatKind::Min, value.leaf), length), s),
+        skip_compare(CompareOp::Ge, skip_substr(skip_stat(StatKind::Max, value.leaf), length), s));
+  }
+
+  SkipExprPtr build_in(const Expr& in) const {
+    std::vector<const Value*> items;
+    for (size_t i = 1; i < in.children.size(); ++i) {
+      const Expr& item = *in.children[i];
+      if (item.kind != ExprKind::Literal) return nullptr;
+      if (!item.literal.is_null()) items.push_back(&item.literal);
+    }
+    if (items.empty()) return skip_literal(Value::boolean(false));
+    const Expr& value = *in.children[0];
+    if (!is_bound_column(value) || !eligibility_.collects_min_max(value.leaf)) return nullptr;
+    auto less = [](const Value* a, const Value* b) { return *spark_compare(*a, *b) < 0; };
+    const auto [lowest, highest] = std::minmax_element(items.begin(), items.end(), less);
+    return skip_and(
+        skip_compare(CompareOp::Ge, skip_stat(StatKind::Max, value.leaf), skip_literal(**lowest)),
+        skip_compare(CompareOp::Le, skip_stat(StatKind::Min, value.leaf), skip_literal(**highest)));
+  }
+
+  const StatsEligibility& eligibility_;
+  Mutant mutant_;
+};
+
+std::optional<SkippingPredicate> as_predicate(SkipExprPtr expr) {
+  if (!expr) return std::nullopt;
+  std::set<StatRef> refs = referenced_stats(expr);
+  return SkippingPredicate{std::move(expr), std::move(refs)};
+}
+
+}  // namespace
+
+std::optional<SkippingPredicate> build_skipping_predicate(const ExprPtr& bound,
+                                                          const StatsEligibility& eligibility,
+                                                          Mutant mutant) {
+  return as_predicate(Builder(eligibility, mutant).build(*bound));
+}
+
+std::optional<SkippingPredicate> build_conjunction(const std::vector<ExprPtr>& data_filters,
+                                                   const StatsEligibility& eligibility,
+                                                   Mutant mutant) {
+  const Builder builder(eligibility, mutant);
+  SkipExprPtr conjunction;
+  for (const ExprPtr& filter : data_filters) {
+    conjunction = and_of_buildable(conjunction, builder.build(*filter));
+  }
+  return as_predicate(std::move(conjunction));
+}
+
+}  // namespace skipsound

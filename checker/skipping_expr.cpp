@@ -1,0 +1,230 @@
+#include "checker/skipping_expr.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "model/string_truncation.h"
+
+namespace skipsound {
+
+namespace {
+
+SkipExprPtr make_node(SkipKind kind, std::vector<SkipExprPtr> children) {
+  auto e = std::make_shared<SkipExpr>();
+  e->kind = kind;
+  e->children = std::move(children);
+  return e;
+}
+
+constexpr int64_t kMicrosPerMilli = 1000;
+
+int64_t saturating_add(int64_t a, int64_t b) {
+  if (a > std::numeric_limits<int64_t>::max() - b) return std::numeric_limits<int64_t>::max();
+  return a + b;
+}
+
+bool is_timestamp(TypeKind k) { return k == TypeKind::Timestamp || k == TypeKind::TimestampNtz; }
+
+bool is_nan(const Value& v) {
+  return std::holds_alternative<double>(v.data) && std::isnan(v.as_double());
+}
+
+Value boolean_or_null(Truth t) {
+  return t == Truth::Null ? Value::null(DataType::of(TypeKind::Boolean)) : Value::boolean(t == Truth::True);
+}
+
+bool holds(std::strong_ordering order, CompareOp op) {
+  switch (op) {
+    case CompareOp::Eq:
+    case CompareOp::NullSafeEq: return order == 0;
+    case CompareOp::Ne: return order != 0;
+    case CompareOp::Lt: return order < 0;
+    case CompareOp::Le: return order <= 0;
+    case CompareOp::Gt: return order > 0;
+    case CompareOp::Ge: return order >= 0;
+  }
+  return false;
+}
+
+Truth compare_values(CompareOp op, const Value& lhs, const Value& rhs, Mutant mutant) {
+  if (op == CompareOp::NullSafeEq && (lhs.is_null() || rhs.is_null())) {
+    return truth_of(lhs.is_null() && rhs.is_null());
+  }
+  if (lhs.is_null() || rhs.is_null()) return Truth::Null;
+  // The mutant's deviation: IEEE order, where every comparison with NaN is false.
+  if (mutant == Mutant::IeeeNanOrder && (is_nan(lhs) || is_nan(rhs))) {
+    return truth_of(op == CompareOp::Ne);
+  }
+  return truth_of(holds(*spark_compare(lhs, rhs), op));
+}
+
+Value substr_value(const Value& v, int length) {
+  if (v.is_null()) return Value::null(DataType::of(TypeKind::String));
+  if (v.type.kind != TypeKind::String) throw std::invalid_argument("substr of a non-string stat");
+  return Value::string(truncate_string_min(v.as_string(), length));
+}
+
+bool needs_parentheses(const SkipExpr& child) {
+  return child.kind == SkipKind::And || child.kind == SkipKind::Or;
+}
+
+std::string expression_text(const SkipExpr& e, const Schema& schema) {
+  auto operand = [&](const SkipExprPtr& c) {
+    const std::string text = expression_text(*c, schema);
+    return needs_parentheses(*c) ? "(" + text + ")" : text;
+  };
+  switch (e.kind) {
+    case SkipKind::Literal: return to_sql_literal(e.literal);
+    case SkipKind::Stat: return to_string(e.stat, schema);
+    case SkipKind::Compare:
+      return operand(e.children[0]) + " " + compare_op_sql(e.op) + " " + operand(e.children[1]);
+    case SkipKind::Substr:
+      return "substr(" + expression_text(*e.children[0], schema) + ", 1, " + std::to_string(e.length) + ")";
+    case SkipKind::And: return operand(e.children[0]) + " AND " + operand(e.children[1]);
+    case SkipKind::Or: return operand(e.children[0]) + " OR " + operand(e.children[1]);
+    case SkipKind::Not: return "NOT (" + expression_text(*e.children[0], schema) + ")";
+  }
+  return "?";
+}
+
+// One evaluator for both the hot path and the explained path; Trace=false builds no text.
+template <bool Trace>
+Value evaluate(const SkipExpr& e, const StatReadContext& ctx, SkipTrace* trace) {
+  if constexpr (Trace) {
+    trace->text = expression_text(e, ctx.schema);
+    trace->children.resize(e.children.size());
+  }
+  auto child = [&](size_t i) {
+    return evaluate<Trace>(*e.children[i], ctx, Trace ? &trace->children[i] : nullptr);
+  };
+  Value result;
+  switch (e.kind) {
+    case SkipKind::Literal: result = e.literal; break;
+    case SkipKind::Stat: result = read_stat(e.stat, ctx); break;
+    case SkipKind::Compare:
+      result = boolean_or_null(compare_values(e.op, child(0), child(1), ctx.mutant));
+      break;
+    case SkipKind::Substr: result = substr_value(child(0), e.length); break;
+    case SkipKind::And:
+      result = boolean_or_null(truth_and(truth_of_value(child(0)), truth_of_value(child(1))));
+      break;
+    case SkipKind::Or:
+      result = boolean_or_null(truth_or(truth_of_value(child(0)), truth_of_value(child(1))));
+      break;
+    case SkipKind::Not: result = boolean_or_null(truth_not(truth_of_value(child(0)))); break;
+  }
+  if constexpr (Trace) trace->value = result;
+  return result;
+}
+
+}  // namespace
+
+SkipExprPtr skip_literal(Value v) {
+  auto e = std::make_shared<SkipExpr>();
+  e->kind = SkipKind::Literal;
+  e->literal = std::move(v);
+  return e;
+}
+
+SkipExprPtr skip_stat(StatKind kind, int leaf) {
+  auto e = std::make_shared<SkipExpr>();
+  e->kind = SkipKind::Stat;
+  e->stat = StatRef{kind, kind == StatKind::NumRecords ? -1 : leaf};
+  return e;
+}
+
+SkipExprPtr skip_compare(CompareOp op, SkipExprPtr lhs, SkipExprPtr rhs) {
+  auto e = std::make_shared<SkipExpr>();
+  e->kind = SkipKind::Compare;
+  e->op = op;
+  e->children = {std::move(lhs), std::move(rhs)};
+  return e;
+}
+
+SkipExprPtr skip_substr(SkipExprPtr operand, int length) {
+  auto e = std::make_shared<SkipExpr>();
+  e->kind = SkipKind::Substr;
+  e->length = length;
+  e->children = {std::move(operand)};
+  return e;
+}
+
+SkipExprPtr skip_and(SkipExprPtr lhs, SkipExprPtr rhs) {
+  return make_node(SkipKind::And, {std::move(lhs), std::move(rhs)});
+}
+SkipExprPtr skip_or(SkipExprPtr lhs, SkipExprPtr rhs) {
+  return make_node(SkipKind::Or, {std::move(lhs), std::move(rhs)});
+}
+SkipExprPtr skip_not(SkipExprPtr operand) { return make_node(SkipKind::Not, {std::move(operand)}); }
+
+std::set<StatRef> referenced_stats(const SkipExprPtr& e) {
+  std::set<StatRef> refs;
+  auto visit = [&refs](const auto& self, const SkipExpr& node) -> void {
+    if (node.kind == SkipKind::Stat) {
+      refs.insert(node.stat);
+      if (node.stat.kind == StatKind::Min || node.stat.kind == StatKind::Max) {
+        refs.insert(StatRef{StatKind::NullCount, node.stat.leaf});
+        refs.insert(StatRef{StatKind::NumRecords, -1});
+      }
+    }
+    for (const auto& c : node.children) self(self, *c);
+  };
+  if (e) visit(visit, *e);
+  return refs;
+}
+
+Value read_stat(const StatRef& s, const StatReadContext& ctx) {
+  const DataType long_type = DataType::of(TypeKind::Long);
+  if (s.kind == StatKind::NumRecords) {
+    if (!ctx.stats.num_records) return Value::null(long_type);
+    int64_t n = *ctx.stats.num_records;
+    // The mutant's deviation: wide stats' nullCount taken as a count of live rows, so it is
+    // compared against the live row count instead of the physical one.
+    if (ctx.mutant == Mutant::TrustWideNullcount && ctx.stats.wide()) n -= ctx.dv_cardinality;
+    return Value::integral(TypeKind::Long, n);
+  }
+  const ColumnStats& column = ctx.stats.column(s.leaf);
+  if (s.kind == StatKind::NullCount) {
+    return column.null_count ? Value::integral(TypeKind::Long, *column.null_count)
+                             : Value::null(long_type);
+  }
+  const DataType& type = ctx.schema.leaves().at(s.leaf).type;
+  const std::optional<Value>& bound = s.kind == StatKind::Min ? column.min : column.max;
+  if (!bound || bound->is_null()) return Value::null(type);
+  if (s.kind == StatKind::Max && is_timestamp(type.kind) && ctx.mutant != Mutant::NoTimestampMaxBump) {
+    return Value::integral(bound->type.kind, saturating_add(bound->as_int(), kMicrosPerMilli));
+  }
+  return *bound;
+}
+
+Truth truth_of_value(const Value& v) {
+  if (v.is_null()) return Truth::Null;
+  if (!std::holds_alternative<bool>(v.data)) {
+    throw std::invalid_argument("a skipping expression used a non-boolean value as a predicate");
+  }
+  return truth_of(v.as_bool());
+}
+
+Value evaluate_skip(const SkipExpr& e, const StatReadContext& ctx) {
+  return evaluate<false>(e, ctx, nullptr);
+}
+
+Value evaluate_skip_traced(const SkipExpr& e, const StatReadContext& ctx, SkipTrace& trace) {
+  return evaluate<true>(e, ctx, &trace);
+}
+
+std::string to_string(const StatRef& s, const Schema& schema) {
+  if (s.kind == StatKind::NumRecords) return "numRecords";
+  const char* name = s.kind == StatKind::Min ? "min" : s.kind == StatKind::Max ? "max" : "nullCount";
+  const std::string column = s.leaf >= 0 && s.leaf < static_cast<int>(schema.leaves().size())
+                                 ? path_to_sql(schema.leaves()[s.leaf].path)
+                                 : "#" + std::to_string(s.leaf);
+  return std::string(name) + "(" + column + ")";
+}
+
+std::string to_string(const SkipExprPtr& e, const Schema& schema) {
+  return e ? expression_text(*e, schema) : "none";
+}
+
+}  // namespace skipsound
