@@ -346,7 +346,8 @@ std::optional<Action> parse_action(std::string_view line, const std::string& fil
     at.fail(std::string("malformed JSON: ") + e.what());
   }
   if (!j.is_object() || j.size() != 1) at.fail("an action line must be an object with one key");
-  const auto& [type, body] = *j.items().begin();
+  const std::string type = j.begin().key();
+  const json& body = j.begin().value();
   if (!body.is_object()) at.fail("action '" + type + "' is not an object");
   if (type == "add") return parse_add(body, at);
   if (type == "remove") return parse_remove(body, at);
