@@ -317,22 +317,24 @@ struct number_parser : x3::parser<number_parser> {
       }
     }
     text.append(digits_start, it);
-    std::string suffix;
-    while (it != last && is_ident_char(*it)) suffix += lower(*it++);
+    const Iterator suffix_start = it;
+    while (it != last && is_ident_char(*it)) ++it;
+    const std::string shown = "`" + text + std::string(suffix_start, it) + "`";
+    const std::string suffix = lowered(std::string(suffix_start, it));
     const int column = column_of(ctx, first);
-    x3::traits::move_to(LiteralToken{number_value(text, suffix, fractional || exponent, exponent,
-                                                  ctx, first),
-                                     column},
-                        attr);
+    x3::traits::move_to(
+        LiteralToken{number_value(text, suffix, shown, fractional || exponent, exponent, ctx, first),
+                     column},
+        attr);
     first = it;
     return true;
   }
 
  private:
   template <typename Context>
-  static Value number_value(const std::string& text, const std::string& suffix, bool has_point,
-                            bool has_exponent, const Context& ctx, Iterator at) {
-    const std::string shown = "`" + text + suffix + "`";
+  static Value number_value(const std::string& text, const std::string& suffix,
+                            const std::string& shown, bool has_point, bool has_exponent,
+                            const Context& ctx, Iterator at) {
     if (suffix == "d" || (suffix.empty() && has_exponent)) return floating(text, TypeKind::Double, shown, ctx, at);
     if (suffix == "f") return floating(text, TypeKind::Float, shown, ctx, at);
     if (suffix == "bd" || (suffix.empty() && has_point)) return decimal(text, shown, ctx, at);
