@@ -217,10 +217,12 @@ Value evaluate_skip_traced(const SkipExpr& e, const StatReadContext& ctx, SkipTr
 std::string to_string(const StatRef& s, const Schema& schema) {
   if (s.kind == StatKind::NumRecords) return "numRecords";
   const char* name = s.kind == StatKind::Min ? "min" : s.kind == StatKind::Max ? "max" : "nullCount";
-  const std::string column = s.leaf >= 0 && s.leaf < static_cast<int>(schema.leaves().size())
-                                 ? path_to_sql(schema.leaves()[s.leaf].path)
-                                 : "#" + std::to_string(s.leaf);
-  return std::string(name) + "(" + column + ")";
+  const bool known = s.leaf >= 0 && s.leaf < static_cast<int>(schema.leaves().size());
+  std::string text = name;
+  text += '(';
+  text += known ? path_to_sql(schema.leaves()[s.leaf].path) : "leaf " + std::to_string(s.leaf);
+  text += ')';
+  return text;
 }
 
 std::string to_string(const SkipExprPtr& e, const Schema& schema) {
