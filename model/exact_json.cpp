@@ -29,7 +29,7 @@ bool is_number_text_marker(const json& j) {
 json parse_json_exact(const std::string& text) {
   json result;
   ExactNumberSax sax(result);
-  json::sax_parse(text, &sax);
+  json::sax_parse(text.data(), text.data() + text.size(), &sax);  // pointer input lexes faster
   return result;
 }
 

@@ -30,12 +30,13 @@ const std::string& key_of(const StructField& f, StatsNaming naming) {
   throw InputError("stats: " + path + ": expected " + expected);
 }
 
-int64_t count_from_json(const json& j, const std::string& path) {
+// A non-negative int64 count, or nullopt for anything else.
+std::optional<int64_t> count_of(const json& j) {
   if (j.is_number_unsigned()) {
-    if (j.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) wrong_type(path, "a count");
+    if (j.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
     return static_cast<int64_t>(j.get<uint64_t>());
   }
-  if (!j.is_number_integer() || j.get<int64_t>() < 0) wrong_type(path, "a non-negative integer");
+  if (!j.is_number_integer() || j.get<int64_t>() < 0) return std::nullopt;
   return j.get<int64_t>();
 }
 
@@ -47,36 +48,47 @@ class StatsReader {
       : out_(out), schema_(schema), naming_(naming) {}
 
   void read(StatKind kind, const json& section) {
-    const std::string path = stat_key(kind);
-    if (!section.is_object()) wrong_type(path, "an object");
+    if (!section.is_object()) wrong_type(stat_key(kind), "an object");
     int ordinal = 0;
-    read_fields(kind, &section, schema_.fields(), path, ordinal);
+    keys_.clear();
+    read_fields(kind, &section, schema_.fields(), ordinal);
   }
 
  private:
+  // The JSON path of the current key, built only for an error message.
+  std::string path(StatKind kind) const {
+    std::string out = stat_key(kind);
+    for (const std::string* key : keys_) out += "." + *key;
+    return out;
+  }
+
   void read_fields(StatKind kind, const json* object, const std::vector<StructField>& fields,
-                   const std::string& path, int& ordinal) {
+                   int& ordinal) {
     for (const StructField& f : fields) {
+      const std::string& key = key_of(f, naming_);
       const json* value = nullptr;
       if (object != nullptr) {
-        auto it = object->find(key_of(f, naming_));
+        auto it = object->find(key);
         if (it != object->end() && !it->is_null()) value = &*it;
       }
+      keys_.push_back(&key);
       if (f.type.kind != TypeKind::Struct) {
-        if (value != nullptr) read_leaf(kind, *value, path + "." + key_of(f, naming_), ordinal);
+        if (value != nullptr) read_leaf(kind, *value, ordinal);
         ++ordinal;
-        continue;
+      } else {
+        if (value != nullptr && !value->is_object()) wrong_type(path(kind), "an object for a struct");
+        read_fields(kind, value, f.type.fields, ordinal);
       }
-      const std::string inner = path + "." + key_of(f, naming_);
-      if (value != nullptr && !value->is_object()) wrong_type(inner, "an object for a struct");
-      read_fields(kind, value, f.type.fields, inner, ordinal);
+      keys_.pop_back();
     }
   }
 
-  void read_leaf(StatKind kind, const json& j, const std::string& path, int ordinal) {
+  void read_leaf(StatKind kind, const json& j, int ordinal) {
     const Leaf& leaf = schema_.leaves()[ordinal];
     if (kind == StatKind::NullCount) {
-      out_.column_mut(ordinal).null_count = count_from_json(j, path);
+      const auto count = count_of(j);
+      if (!count) wrong_type(path(kind), "a non-negative integer");
+      out_.column_mut(ordinal).null_count = count;
       return;
     }
     // Writers never record min/max for boolean, binary, arrays or maps (SPEC §4).
@@ -85,12 +97,13 @@ class StatsReader {
     try {
       v = value_from_json(j, leaf.type);
     } catch (const InputError& e) {
-      throw InputError("stats: " + path + ": " + e.message());
+      throw InputError("stats: " + path(kind) + ": " + e.message());
     }
     ColumnStats& c = out_.column_mut(ordinal);
     (kind == StatKind::Min ? c.min : c.max) = std::move(v);
   }
 
+  std::vector<const std::string*> keys_;
   FileStats& out_;
   const Schema& schema_;
   StatsNaming naming_;
@@ -118,8 +131,10 @@ ColumnStats& FileStats::column_mut(int leaf) {
 FileStats stats_from_json(const json& j, const Schema& schema, StatsNaming naming) {
   if (!j.is_object()) throw InputError("stats: expected a JSON object");
   FileStats stats;
+  stats.columns.reserve(schema.leaves().size());
   if (auto it = j.find("numRecords"); it != j.end() && !it->is_null()) {
-    stats.num_records = count_from_json(*it, "numRecords");
+    stats.num_records = count_of(*it);
+    if (!stats.num_records) wrong_type("numRecords", "a non-negative integer");
   }
   if (auto it = j.find("tightBounds"); it != j.end() && !it->is_null()) {
     if (!it->is_boolean()) wrong_type("tightBounds", "true or false");
