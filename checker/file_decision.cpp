@@ -69,7 +69,7 @@ FileVerdict decide_verdict(const SkippingPredicate& predicate, const FileView& f
   const StatsVerification verification = verify_stats(predicate.referenced, ctx);
   if (verification.outcome == VerificationOutcome::Failed) return FileVerdict::Keep;
   try {
-    return keep_rule(truth_of_value(evaluate_skip(*predicate.expr, ctx)), verification.outcome);
+    return keep_rule(evaluate_skip_truth(*predicate.expr, ctx), verification.outcome);
   } catch (const std::exception&) {
     return FileVerdict::Keep;
   }

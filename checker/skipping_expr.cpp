@@ -88,33 +88,98 @@ std::string expression_text(const SkipExpr& e, const Schema& schema) {
   return "?";
 }
 
-// One evaluator for both the hot path and the explained path; Trace=false builds no text.
+const Value& null_value() {
+  static const Value null = Value::null();
+  return null;
+}
+
+// A stat without copying it where possible: the stored min/max itself, or `scratch` filled with
+// a computed value (counts, the bumped timestamp max). NULL when the file lacks the stat.
+const Value& stat_value(const StatRef& s, const StatReadContext& ctx, Value& scratch) {
+  if (s.kind == StatKind::NumRecords) {
+    if (!ctx.stats.num_records) return null_value();
+    int64_t n = *ctx.stats.num_records;
+    // The trust-wide-nullcount mutant's deviation: wide stats' nullCount taken as a count of
+    // live rows, so it is compared against the live row count instead of the physical one.
+    if (ctx.mutant == Mutant::TrustWideNullcount && ctx.stats.wide()) n -= ctx.dv_cardinality;
+    return scratch = Value::integral(TypeKind::Long, n);
+  }
+  const ColumnStats& column = ctx.stats.column(s.leaf);
+  if (s.kind == StatKind::NullCount) {
+    if (!column.null_count) return null_value();
+    return scratch = Value::integral(TypeKind::Long, *column.null_count);
+  }
+  const std::optional<Value>& bound = s.kind == StatKind::Min ? column.min : column.max;
+  if (!bound || bound->is_null()) return null_value();
+  if (s.kind == StatKind::Max && is_timestamp(bound->type.kind) &&
+      ctx.mutant != Mutant::NoTimestampMaxBump) {
+    return scratch = Value::integral(bound->type.kind, saturating_add(bound->as_int(), kMicrosPerMilli));
+  }
+  return *bound;
+}
+
+// One evaluator for both the hot path and the explained path; Trace=false builds no text and
+// copies no values. Predicates evaluate to a Truth, operands to a Value.
 template <bool Trace>
-Value evaluate(const SkipExpr& e, const StatReadContext& ctx, SkipTrace* trace) {
+Truth evaluate_truth(const SkipExpr& e, const StatReadContext& ctx, SkipTrace* trace);
+
+template <bool Trace>
+const Value& evaluate_operand(const SkipExpr& e, const StatReadContext& ctx, Value& scratch,
+                              SkipTrace* trace) {
+  const Value* result = &scratch;
+  switch (e.kind) {
+    case SkipKind::Literal:
+      result = &e.literal;
+      if constexpr (Trace) trace->text = expression_text(e, ctx.schema);
+      break;
+    case SkipKind::Stat:
+      result = &stat_value(e.stat, ctx, scratch);
+      if constexpr (Trace) trace->text = expression_text(e, ctx.schema);
+      break;
+    case SkipKind::Substr: {
+      if constexpr (Trace) {
+        trace->text = expression_text(e, ctx.schema);
+        trace->children.resize(1);
+      }
+      Value inner;
+      scratch = substr_value(evaluate_operand<Trace>(*e.children[0], ctx, inner,
+                                                     Trace ? &trace->children[0] : nullptr),
+                             e.length);
+      break;
+    }
+    default: scratch = boolean_or_null(evaluate_truth<Trace>(e, ctx, trace)); return scratch;
+  }
+  if constexpr (Trace) trace->value = *result;
+  return *result;
+}
+
+template <bool Trace>
+Truth evaluate_truth(const SkipExpr& e, const StatReadContext& ctx, SkipTrace* trace) {
   if constexpr (Trace) {
     trace->text = expression_text(e, ctx.schema);
     trace->children.resize(e.children.size());
   }
-  auto child = [&](size_t i) {
-    return evaluate<Trace>(*e.children[i], ctx, Trace ? &trace->children[i] : nullptr);
-  };
-  Value result;
+  auto child_trace = [&](size_t i) { return Trace ? &trace->children[i] : nullptr; };
+  auto child = [&](size_t i) { return evaluate_truth<Trace>(*e.children[i], ctx, child_trace(i)); };
+  Truth result = Truth::Null;
   switch (e.kind) {
-    case SkipKind::Literal: result = e.literal; break;
-    case SkipKind::Stat: result = read_stat(e.stat, ctx); break;
-    case SkipKind::Compare:
-      result = boolean_or_null(compare_values(e.op, child(0), child(1), ctx.mutant));
+    case SkipKind::Compare: {
+      Value lhs_scratch;
+      Value rhs_scratch;
+      const Value& lhs = evaluate_operand<Trace>(*e.children[0], ctx, lhs_scratch, child_trace(0));
+      const Value& rhs = evaluate_operand<Trace>(*e.children[1], ctx, rhs_scratch, child_trace(1));
+      result = compare_values(e.op, lhs, rhs, ctx.mutant);
       break;
-    case SkipKind::Substr: result = substr_value(child(0), e.length); break;
-    case SkipKind::And:
-      result = boolean_or_null(truth_and(truth_of_value(child(0)), truth_of_value(child(1))));
-      break;
-    case SkipKind::Or:
-      result = boolean_or_null(truth_or(truth_of_value(child(0)), truth_of_value(child(1))));
-      break;
-    case SkipKind::Not: result = boolean_or_null(truth_not(truth_of_value(child(0)))); break;
+    }
+    case SkipKind::And: result = truth_and(child(0), child(1)); break;
+    case SkipKind::Or: result = truth_or(child(0), child(1)); break;
+    case SkipKind::Not: result = truth_not(child(0)); break;
+    case SkipKind::Literal: result = truth_of_value(e.literal); break;
+    case SkipKind::Stat:
+    case SkipKind::Substr:
+      throw std::invalid_argument("a skipping expression used a non-boolean value as a predicate");
   }
-  if constexpr (Trace) trace->value = result;
+  if constexpr (Trace) trace->value = boolean_or_null(result);
   return result;
 }
 
@@ -175,27 +240,11 @@ std::set<StatRef> referenced_stats(const SkipExprPtr& e) {
 }
 
 Value read_stat(const StatRef& s, const StatReadContext& ctx) {
-  const DataType long_type = DataType::of(TypeKind::Long);
-  if (s.kind == StatKind::NumRecords) {
-    if (!ctx.stats.num_records) return Value::null(long_type);
-    int64_t n = *ctx.stats.num_records;
-    // The mutant's deviation: wide stats' nullCount taken as a count of live rows, so it is
-    // compared against the live row count instead of the physical one.
-    if (ctx.mutant == Mutant::TrustWideNullcount && ctx.stats.wide()) n -= ctx.dv_cardinality;
-    return Value::integral(TypeKind::Long, n);
-  }
-  const ColumnStats& column = ctx.stats.column(s.leaf);
-  if (s.kind == StatKind::NullCount) {
-    return column.null_count ? Value::integral(TypeKind::Long, *column.null_count)
-                             : Value::null(long_type);
-  }
-  const DataType& type = ctx.schema.leaves().at(s.leaf).type;
-  const std::optional<Value>& bound = s.kind == StatKind::Min ? column.min : column.max;
-  if (!bound || bound->is_null()) return Value::null(type);
-  if (s.kind == StatKind::Max && is_timestamp(type.kind) && ctx.mutant != Mutant::NoTimestampMaxBump) {
-    return Value::integral(bound->type.kind, saturating_add(bound->as_int(), kMicrosPerMilli));
-  }
-  return *bound;
+  Value scratch;
+  const Value& v = stat_value(s, ctx, scratch);
+  if (!v.is_null()) return v;
+  const bool is_count = s.kind == StatKind::NumRecords || s.kind == StatKind::NullCount;
+  return Value::null(is_count ? DataType::of(TypeKind::Long) : ctx.schema.leaves().at(s.leaf).type);
 }
 
 Truth truth_of_value(const Value& v) {
@@ -207,11 +256,17 @@ Truth truth_of_value(const Value& v) {
 }
 
 Value evaluate_skip(const SkipExpr& e, const StatReadContext& ctx) {
-  return evaluate<false>(e, ctx, nullptr);
+  Value scratch;
+  return evaluate_operand<false>(e, ctx, scratch, nullptr);
 }
 
 Value evaluate_skip_traced(const SkipExpr& e, const StatReadContext& ctx, SkipTrace& trace) {
-  return evaluate<true>(e, ctx, &trace);
+  Value scratch;
+  return evaluate_operand<true>(e, ctx, scratch, &trace);
+}
+
+Truth evaluate_skip_truth(const SkipExpr& e, const StatReadContext& ctx) {
+  return evaluate_truth<false>(e, ctx, nullptr);
 }
 
 std::string to_string(const StatRef& s, const Schema& schema) {

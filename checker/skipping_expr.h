@@ -87,6 +87,8 @@ struct SkipTrace {
 // Value::boolean or NULL. Throws std::invalid_argument on incomparable operands.
 Value evaluate_skip(const SkipExpr& e, const StatReadContext& ctx);
 Value evaluate_skip_traced(const SkipExpr& e, const StatReadContext& ctx, SkipTrace& trace);
+// The hot path: a predicate's truth, copying no values and building no text.
+Truth evaluate_skip_truth(const SkipExpr& e, const StatReadContext& ctx);
 Truth truth_of_value(const Value& v);  // NULL -> Null, booleans as they are
 
 std::string to_string(const StatRef& s, const Schema& schema);  // "max(x)", "numRecords"

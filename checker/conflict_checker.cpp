@@ -1,0 +1,231 @@
+#include "checker/conflict_checker.h"
+
+#include <algorithm>
+#include <set>
+
+#include "checker/scan_planner.h"
+#include "checker/stats_eligibility.h"
+
+namespace skipsound {
+
+const char* exception_name(ConflictKind kind) {
+  switch (kind) {
+    case ConflictKind::ProtocolChanged: return "ProtocolChangedException";
+    case ConflictKind::MetadataChanged: return "MetadataChangedException";
+    case ConflictKind::ConcurrentTransaction: return "ConcurrentTransactionException";
+    case ConflictKind::ConcurrentAppend: return "ConcurrentAppendException";
+    case ConflictKind::ConcurrentDeleteRead: return "ConcurrentDeleteReadException";
+    case ConflictKind::ConcurrentDeleteDelete: return "ConcurrentDeleteDeleteException";
+  }
+  return "?";
+}
+
+std::optional<ConflictKind> conflict_kind_from_exception_name(std::string_view name) {
+  for (ConflictKind kind :
+       {ConflictKind::ProtocolChanged, ConflictKind::MetadataChanged,
+        ConflictKind::ConcurrentTransaction, ConflictKind::ConcurrentAppend,
+        ConflictKind::ConcurrentDeleteRead, ConflictKind::ConcurrentDeleteDelete}) {
+    if (name == exception_name(kind)) return kind;
+  }
+  return std::nullopt;
+}
+
+IsolationLevel isolation_to_use(const Commit& commit, IsolationLevel table_level) {
+  // Row-tracking domain metadata is the one non-file action that still allows the downgrade.
+  const bool only_file_actions =
+      std::all_of(commit.other_actions.begin(), commit.other_actions.end(), [](const Action& a) {
+        const auto* domain = std::get_if<DomainMetadata>(&a);
+        return domain && domain->domain == "delta.rowTracking";
+      });
+  if (!only_file_actions) return table_level;
+  const bool data_changed =
+      std::any_of(commit.adds.begin(), commit.adds.end(),
+                  [](const TableFile& f) { return f.data_change; }) ||
+      std::any_of(commit.removes.begin(), commit.removes.end(),
+                  [](const FileRemoval& r) { return r.data_change; });
+  if (data_changed) return table_level;
+  if (table_level == IsolationLevel::WriteSerializable && commit.changes_data) return table_level;
+  return IsolationLevel::SnapshotIsolation;
+}
+
+namespace {
+
+template <class A>
+std::vector<const A*> actions_of(const Commit& commit) {
+  std::vector<const A*> found;
+  for (const Action& a : commit.other_actions) {
+    if (const auto* typed = std::get_if<A>(&a)) found.push_back(typed);
+  }
+  return found;
+}
+
+std::set<std::string> features(const Protocol& p) {
+  std::set<std::string> all;
+  if (p.reader_features) all.insert(p.reader_features->begin(), p.reader_features->end());
+  if (p.writer_features) all.insert(p.writer_features->begin(), p.writer_features->end());
+  return all;
+}
+
+// Features whose enablement must abort every concurrent transaction (Delta marks them with
+// failConcurrentTransactionsAtUpgrade).
+const std::set<std::string>& features_failing_concurrent_transactions() {
+  static const std::set<std::string> kFeatures = {"catalogManaged", "catalogOwned-preview"};
+  return kFeatures;
+}
+
+std::optional<Conflict> check_protocol(const Transaction& loser, const Table& snapshot,
+                                       const Commit& winner) {
+  for (const Protocol* protocol : actions_of<Protocol>(winner)) {
+    if (loser.commit.has_protocol()) {
+      return Conflict{ConflictKind::ProtocolChanged, "both transactions change the protocol"};
+    }
+    const std::set<std::string> before = features(snapshot.protocol());
+    const std::set<std::string> after = features(*protocol);
+    for (const std::string& f : before) {
+      if (!after.count(f)) {
+        return Conflict{ConflictKind::ProtocolChanged, "the winner removes feature " + f};
+      }
+    }
+    for (const std::string& f : after) {
+      if (!before.count(f) && features_failing_concurrent_transactions().count(f)) {
+        return Conflict{ConflictKind::ProtocolChanged,
+                        "the winner adds feature " + f + ", which fails concurrent transactions"};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// Configuration keys whose enablement concurrent transactions tolerate.
+bool allow_listed_configuration(const std::string& key) {
+  static const std::set<std::string> kKeys = {
+      "delta.enableRowTracking", "delta.rowTracking.materializedRowIdColumnName",
+      "delta.rowTracking.materializedRowCommitVersionColumnName", "delta.columnMapping.mode",
+      "delta.columnMapping.maxColumnId", "delta.enableDeletionVectors"};
+  return kKeys.count(key) > 0;
+}
+
+bool tolerated_metadata_change(const Metadata& before, const Metadata& after) {
+  if (!(before.schema == after.schema) || before.partition_columns != after.partition_columns) {
+    return false;
+  }
+  std::set<std::string> keys;
+  for (const auto& [k, v] : before.configuration) keys.insert(k);
+  for (const auto& [k, v] : after.configuration) keys.insert(k);
+  return std::all_of(keys.begin(), keys.end(), [&](const std::string& key) {
+    return before.config(key) == after.config(key) || allow_listed_configuration(key);
+  });
+}
+
+std::optional<Conflict> check_metadata(const Table& snapshot, const Commit& winner) {
+  const Metadata before = snapshot.metadata();
+  for (const Metadata* metadata : actions_of<Metadata>(winner)) {
+    if (!tolerated_metadata_change(before, *metadata)) {
+      return Conflict{ConflictKind::MetadataChanged, "the winner changed the table's metadata"};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Conflict> check_domains_and_app_ids(const Transaction& loser, const Commit& winner) {
+  for (const DomainMetadata* won : actions_of<DomainMetadata>(winner)) {
+    for (const DomainMetadata* mine : actions_of<DomainMetadata>(loser.commit)) {
+      if (won->domain == mine->domain) {
+        return Conflict{ConflictKind::ConcurrentTransaction,
+                        "both commit domain metadata '" + won->domain + "'"};
+      }
+    }
+  }
+  for (const Txn* txn : actions_of<Txn>(winner)) {
+    if (loser.reads.app_ids.count(txn->app_id)) {
+      return Conflict{ConflictKind::ConcurrentTransaction,
+                      "the winner wrote txn app id '" + txn->app_id + "' that the loser read"};
+    }
+  }
+  return std::nullopt;
+}
+
+WinnerOperation winner_operation(const Commit& winner) {
+  const std::string op = winner.info.operation.value_or("");
+  if (op == "UPDATE") return WinnerOperation::Update;
+  if (op == "DELETE") return WinnerOperation::Delete;
+  return WinnerOperation::Other;
+}
+
+LoserReads loser_reads(const Transaction& loser, const StatsEligibility& eligibility) {
+  LoserReads reads;
+  reads.whole_table = loser.reads.whole_table;
+  for (const ExprPtr& condition : loser.reads.predicates) {
+    reads.reads.push_back(condition ? classify_filters(condition, eligibility).read
+                                    : ReadPredicate{});
+  }
+  return reads;
+}
+
+std::variant<NoConflict, Conflict> check_appends(const Transaction& loser, const Table& snapshot,
+                                                 const Commit& winner,
+                                                 const ConflictCheckOptions& options) {
+  if (loser.commit.is_blind_append()) return NoConflict{"append check: the loser is a blind append"};
+  const IsolationLevel isolation =
+      isolation_to_use(loser.commit, snapshot.properties().isolation);
+  const bool checks_adds =
+      isolation == IsolationLevel::Serializable ||
+      (isolation == IsolationLevel::WriteSerializable &&
+       (!winner.is_blind_append() || loser.commit.has_metadata()));
+  const std::string level = isolation_level_name(isolation);
+  if (!checks_adds || winner.adds.empty()) {
+    return NoConflict{"append check (" + level + "): no added file to check"};
+  }
+  const StatsEligibility eligibility(snapshot.schema(), snapshot.properties().stats);
+  const ConflictFilterResult filtered = filter_conflict_candidates(
+      loser_reads(loser, eligibility), candidate_files(winner.adds, snapshot.schema()),
+      eligibility,
+      ConflictFilterOptions{options.conflict_data_skipping, options.mutant,
+                            winner_operation(winner)});
+  for (const CandidateOutcome& file : filtered.files) {
+    if (file.verdict == CandidateVerdict::Survives) {
+      return Conflict{ConflictKind::ConcurrentAppend,
+                      "added file " + file.path + " (" + level + "): " + file.reason};
+    }
+  }
+  return NoConflict{"append check (" + level + "): " + filtered.summary};
+}
+
+std::optional<Conflict> check_deletes(const Transaction& loser, const Commit& winner) {
+  for (const FileRemoval& removed : winner.removes) {
+    const auto& read = loser.reads.files;
+    if (std::find(read.begin(), read.end(), removed.path) != read.end()) {
+      return Conflict{ConflictKind::ConcurrentDeleteRead,
+                      "the winner removed " + removed.path + ", which the loser read"};
+    }
+  }
+  if (!winner.removes.empty() && loser.reads.whole_table) {
+    return Conflict{ConflictKind::ConcurrentDeleteRead,
+                    "the winner removed " + winner.removes.front().path +
+                        " and the loser read the whole table"};
+  }
+  for (const FileRemoval& removed : winner.removes) {
+    for (const FileRemoval& mine : loser.commit.removes) {
+      if (mine.path == removed.path) {
+        return Conflict{ConflictKind::ConcurrentDeleteDelete,
+                        "both transactions removed " + removed.path};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+ConflictOutcome check_conflict(const Transaction& loser, const Table& loser_snapshot,
+                               const Commit& winner, const ConflictCheckOptions& options) {
+  if (auto c = check_protocol(loser, loser_snapshot, winner)) return *c;
+  if (auto c = check_metadata(loser_snapshot, winner)) return *c;
+  if (auto c = check_domains_and_app_ids(loser, winner)) return *c;
+  ConflictOutcome appends = check_appends(loser, loser_snapshot, winner, options);
+  if (std::holds_alternative<Conflict>(appends)) return appends;
+  if (auto c = check_deletes(loser, winner)) return *c;
+  return appends;
+}
+
+}  // namespace skipsound
