@@ -192,7 +192,6 @@ Node literal_node(LiteralToken token, const auto& ctx) {
 
 struct whitespace_parser : x3::parser<whitespace_parser> {
   using attribute_type = x3::unused_type;
-  static bool const has_attribute = false;
   template <typename Context, typename RContext, typename Attribute>
   bool parse(Iterator& first, Iterator const& last, const Context&, RContext&, Attribute&) const {
     if (first == last || !is_space(*first)) return false;
@@ -231,7 +230,6 @@ keyword_parser<true> kw_at(const char* word) { return {{}, word}; }
 template <typename Op>
 struct operator_parser : x3::parser<operator_parser<Op>> {
   using attribute_type = OpToken<Op>;
-  static bool const has_attribute = true;
   std::vector<std::pair<std::string_view, Op>> table;
 
   template <typename Context, typename RContext, typename Attribute>
@@ -269,7 +267,6 @@ bool number_starts_at(Iterator it, Iterator last) {
 // A '-' that is unary negation of something other than a number literal (`-x`, `-(5)`, `- -5`).
 struct negation_parser : x3::parser<negation_parser> {
   using attribute_type = int;
-  static bool const has_attribute = true;
   template <typename Context, typename RContext, typename Attribute>
   bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&,
              Attribute& attr) const {
@@ -286,7 +283,6 @@ negation_parser const negation{};
 // that -2147483648 is an int and -5 prints and re-reads as one literal.
 struct number_parser : x3::parser<number_parser> {
   using attribute_type = LiteralToken;
-  static bool const has_attribute = true;
   bool is_signed = false;
 
   template <typename Context, typename RContext, typename Attribute>
@@ -431,7 +427,6 @@ std::optional<uint32_t> read_hex4(Iterator it, Iterator last) {
 // 'text' with '' for a quote and Spark's backslash escapes.
 struct string_parser : x3::parser<string_parser> {
   using attribute_type = StringToken;
-  static bool const has_attribute = true;
 
   template <typename Context, typename RContext, typename Attribute>
   bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&,
@@ -504,7 +499,6 @@ string_parser const string_token{};
 // X'0AFF'
 struct binary_parser : x3::parser<binary_parser> {
   using attribute_type = LiteralToken;
-  static bool const has_attribute = true;
 
   template <typename Context, typename RContext, typename Attribute>
   bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&,
@@ -536,7 +530,6 @@ constexpr const char* kReservedWords[] = {"and",  "or",   "not",   "is",      "n
 // A plain identifier (not a reserved word) or a `backquoted` one with `` for a backquote.
 struct identifier_parser : x3::parser<identifier_parser> {
   using attribute_type = IdentToken;
-  static bool const has_attribute = true;
 
   template <typename Context, typename RContext, typename Attribute>
   bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&,
@@ -573,7 +566,6 @@ identifier_parser const identifier{};
 // A type name as written in CAST: int, bigint, decimal(10, 2), varchar(5).
 struct type_parser : x3::parser<type_parser> {
   using attribute_type = OpToken<DataType>;
-  static bool const has_attribute = true;
 
   template <typename Context, typename RContext, typename Attribute>
   bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&,
@@ -816,9 +808,9 @@ auto const and_expr_def =
     not_expr[assign] >> *(kw_at("and") > not_expr)[fold_logical<ExprKind::And>];
 auto const not_expr_def = (*kw_at("not") > predicate)[fold_nots];
 
-auto const between_tail = (-kw_at("not") >> kw_at("between") > additive > kw("and") > additive);
-auto const in_tail = (-kw_at("not") >> kw_at("in") >> x3::lit('(') > items > x3::lit(')'));
-auto const like_tail = (-kw_at("not") >> kw_at("like") > additive);
+auto const between_tail = ((-kw_at("not") >> kw_at("between")) > additive > kw("and") > additive);
+auto const in_tail = ((-kw_at("not") >> kw_at("in") >> x3::lit('(')) > items > x3::lit(')'));
+auto const like_tail = ((-kw_at("not") >> kw_at("like")) > additive);
 auto const is_null_tail = (kw_at("is") > -kw_at("not") > kw("null"));
 auto const predicate_def = comparison[assign] >>
                            -(between_tail[between_action] | in_tail[in_action] |
@@ -831,7 +823,7 @@ auto const unary_def = (*negation >> negated)[fold_negations];
 auto const negated_def = signed_number[literal_action] | primary[assign];
 
 auto const items_def = or_expr[push_node] % ',';
-auto const arguments_def = x3::lit('(') >> -(!x3::lit(')') >> (or_expr[push_node] % ',')) > x3::lit(')');
+auto const arguments_def = (x3::lit('(') >> -(!x3::lit(')') >> (or_expr[push_node] % ','))) > x3::lit(')');
 
 auto const primary_def =
     (x3::lit('(') > or_expr > x3::lit(')'))[parenthesised_action] |
@@ -841,7 +833,7 @@ auto const primary_def =
     (kw_at("date") >> string_token)[temporal_action<TypeKind::Date>] |
     (kw_at("timestamp") >> string_token)[temporal_action<TypeKind::Timestamp>] |
     (kw_at("timestamp_ntz") >> string_token)[temporal_action<TypeKind::TimestampNtz>] |
-    (kw_at("cast") >> x3::lit('(') > or_expr > kw("as") > type_name_token > x3::lit(')'))[cast_action] |
+    ((kw_at("cast") >> x3::lit('(')) > or_expr > kw("as") > type_name_token > x3::lit(')'))[cast_action] |
     unsigned_number[literal_action] |
     string_token[string_literal_action] |
     binary_literal[literal_action] |

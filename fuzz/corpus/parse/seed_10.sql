@@ -1,0 +1,1 @@
+upper(s) = 'ÄÖ😀' AND length(s) > 2 AND rand() < 0.5

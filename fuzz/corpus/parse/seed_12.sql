@@ -1,0 +1,1 @@
+bin = X'00FF' AND n.x == 1

@@ -1,0 +1,1 @@
+CAST(a AS bigint) > 9223372036854775807 OR coalesce(a, 1) = 2

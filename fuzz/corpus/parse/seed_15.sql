@@ -1,0 +1,1 @@
+NOT NOT b AND (((a)) = 1)

@@ -1,0 +1,1 @@
+a OR b AND NOT a = 1

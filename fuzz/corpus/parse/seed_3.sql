@@ -1,0 +1,1 @@
+s LIKE 'ab%' AND s NOT LIKE 'x\_y'

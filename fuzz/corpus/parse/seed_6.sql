@@ -1,0 +1,1 @@
+(a > 0 AND b) IS NULL

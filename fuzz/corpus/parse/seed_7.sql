@@ -1,0 +1,1 @@
+a IN (1, 2L, -3, NULL) AND a NOT IN (4Y, 5S)

@@ -1,0 +1,1 @@
+d = CAST('NaN' AS DOUBLE) OR d < 1.5e3 OR d <=> 1.5D

@@ -1,0 +1,1 @@
+dec = CAST(1.50BD AS DECIMAL(10,2)) AND dec > -0.5
