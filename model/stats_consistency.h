@@ -1,0 +1,73 @@
+// Which single rows a file with given statistics can hold (SPEC §6, condition (1)). Computed
+// Z3-free here as a per-column "allowance"; smt/ encodes the very same allowance, and every Z3
+// witness is re-checked against it with check_row_consistency, so the two can never silently
+// disagree.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/row.h"
+#include "model/schema.h"
+#include "model/stats.h"
+
+namespace skipsound {
+
+// What one file says about its rows.
+struct FileEvidence {
+  const FileStats* stats = nullptr;     // nullptr: the file has no stats at all
+  int64_t dv_cardinality = 0;           // rows deleted by the deletion vector
+  std::map<int, Value> partition_values;  // by leaf ordinal; exact (NULL partition = NULL)
+};
+
+// A set of non-null values: lower <= v <= upper (Spark order) and v starts with `prefix`
+// (strings, code points = UTF-8 bytes). An absent part does not constrain.
+struct ValueRange {
+  std::optional<Value> lower;
+  std::optional<Value> upper;
+  std::optional<std::string> prefix;
+  bool contains(const Value& v) const;
+};
+
+// The values one column of a candidate row may take. Each condition carries the stats fact it
+// comes from, used as the unsat-core label ("stats.x.min = 20").
+struct ColumnAllowance {
+  int leaf = -1;
+  bool null_allowed = true;
+  std::string null_label;  // why NULL is impossible (when !null_allowed)
+  bool value_allowed = true;
+  std::string value_label;  // why a non-null value is impossible (when !value_allowed)
+  std::optional<Value> lower;  // every non-null value is >= lower
+  std::string lower_label;
+  std::optional<Value> upper;  // every non-null value is <= upper
+  std::string upper_label;
+  // When non-empty, a non-null value must lie in one of these: the row itself has to realise
+  // the recorded min or max because too few other rows remain to do it.
+  std::vector<ValueRange> realise_one_of;
+  std::string realise_label;
+};
+
+struct RowAllowance {
+  std::optional<std::string> no_row;     // set (with the reason) when no row is consistent at all
+  std::vector<ColumnAllowance> columns;  // constrained leaves only
+};
+
+// Derives the allowance (the counting argument is documented in the .cpp).
+RowAllowance row_allowance(const FileEvidence& file, const Schema& schema);
+
+enum class Consistency { Consistent, Inconsistent };
+struct ConsistencyVerdict {
+  Consistency kind = Consistency::Consistent;
+  std::string reason;  // the violated label when Inconsistent
+};
+
+ConsistencyVerdict check_row_consistency(const Row& row, const RowAllowance& allowance);
+
+// Stored string stats are cut to this many code points (Delta's default prefix length).
+inline constexpr int kStatsStringPrefixLength = 32;
+// Timestamp stats are floored to the millisecond: the true value lies up to 999 µs above.
+inline constexpr int64_t kTimestampStatSlackMicros = 999;
+
+}  // namespace skipsound

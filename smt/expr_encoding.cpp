@@ -1,0 +1,220 @@
+#include "smt/expr_encoding.h"
+
+#include <stdexcept>
+
+namespace skipsound::smt {
+
+namespace {
+
+bool is_null_constant(const SymValue& v) { return v.is_null.is_true(); }
+
+// Spark non-ANSI integer overflow: the exact result reduced into the type's two's-complement range.
+z3::expr wrap_integral(const z3::expr& exact, TypeKind kind) {
+  z3::context& ctx = exact.ctx();
+  const __int128 span = static_cast<__int128>(integral_max(kind)) - integral_min(kind) + 1;
+  const z3::expr modulus = ctx.int_val(static_cast<int64_t>(span / 2)) * 2;
+  const z3::expr offset = ctx.int_val(static_cast<int64_t>(integral_min(kind)));
+  return z3::mod(exact - offset, modulus) + offset;
+}
+
+bool same_type(const DataType& a, const DataType& b) {
+  return a.kind == b.kind && a.precision == b.precision && a.scale == b.scale;
+}
+
+}  // namespace
+
+z3::expr truth_is_true(const SymValue& v) { return !v.is_null && v.payload; }
+z3::expr truth_is_false(const SymValue& v) { return !v.is_null && !v.payload; }
+
+SymValue truth_and(const SymValue& a, const SymValue& b) {
+  const z3::expr is_false = truth_is_false(a) || truth_is_false(b);
+  const z3::expr is_true = truth_is_true(a) && truth_is_true(b);
+  return {!is_true && !is_false, is_true, Domain::Bool};
+}
+
+SymValue truth_or(const SymValue& a, const SymValue& b) {
+  const z3::expr is_true = truth_is_true(a) || truth_is_true(b);
+  const z3::expr is_false = truth_is_false(a) && truth_is_false(b);
+  return {!is_true && !is_false, is_true, Domain::Bool};
+}
+
+SymValue truth_not(const SymValue& a) { return {a.is_null, !a.payload, Domain::Bool}; }
+
+std::optional<SymValue> sym_compare(CompareOp op, const SymValue& a, const SymValue& b) {
+  z3::context& ctx = a.is_null.ctx();
+  if (op != CompareOp::NullSafeEq && (is_null_constant(a) || is_null_constant(b)))
+    return SymValue{ctx.bool_val(true), ctx.bool_val(false), Domain::Bool};
+  try {
+    if (op == CompareOp::NullSafeEq) {
+      if (is_null_constant(a) || is_null_constant(b))
+        return SymValue{ctx.bool_val(false), a.is_null && b.is_null, Domain::Bool};
+      const z3::expr both_null = a.is_null && b.is_null;
+      const z3::expr equal = !a.is_null && !b.is_null && sym_equal(a, b);
+      return SymValue{ctx.bool_val(false), both_null || equal, Domain::Bool};
+    }
+    const z3::expr is_null = a.is_null || b.is_null;
+    switch (op) {
+      case CompareOp::Eq: return SymValue{is_null, sym_equal(a, b), Domain::Bool};
+      case CompareOp::Ne: return SymValue{is_null, !sym_equal(a, b), Domain::Bool};
+      case CompareOp::Lt: return SymValue{is_null, sym_less(a, b), Domain::Bool};
+      case CompareOp::Le: return SymValue{is_null, sym_less(a, b) || sym_equal(a, b), Domain::Bool};
+      case CompareOp::Gt: return SymValue{is_null, sym_less(b, a), Domain::Bool};
+      case CompareOp::Ge: return SymValue{is_null, sym_less(b, a) || sym_equal(a, b), Domain::Bool};
+      default: break;
+    }
+  } catch (const std::invalid_argument&) {
+  }
+  return std::nullopt;
+}
+
+void collect_code_points(const Expr& e, std::set<char32_t>& out) {
+  if (e.kind == ExprKind::Literal && e.literal.type.kind == TypeKind::String && !e.literal.is_null())
+    for (const char32_t c : utf8_code_points(e.literal.as_string())) out.insert(c);
+  for (const ExprPtr& child : e.children) collect_code_points(*child, out);
+}
+
+ExprEncoder::ExprEncoder(z3::context& ctx, RowSymbols& row, const CodePointMap& alphabet)
+    : ctx_(ctx), row_(row), alphabet_(alphabet) {}
+
+SymValue ExprEncoder::truth(const z3::expr& is_null, const z3::expr& value) const {
+  return {is_null, value, Domain::Bool};
+}
+
+z3::expr ExprEncoder::is_true(const Expr& predicate) { return truth_is_true(encode(predicate)); }
+
+SymValue ExprEncoder::encode(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Literal: return encode_literal(ctx_, e.literal, alphabet_);
+    case ExprKind::Column:
+      if (e.leaf < 0) throw std::invalid_argument("smt: unbound column " + path_to_sql(e.path));
+      return row_.column(e.leaf);
+    case ExprKind::Compare: return compare(e);
+    case ExprKind::And: return truth_and(encode(*e.children[0]), encode(*e.children[1]));
+    case ExprKind::Or: return truth_or(encode(*e.children[0]), encode(*e.children[1]));
+    case ExprKind::Not: return truth_not(encode(*e.children[0]));
+    case ExprKind::IsNull: return truth(ctx_.bool_val(false), encode(*e.children[0]).is_null);
+    case ExprKind::IsNotNull: return truth(ctx_.bool_val(false), !encode(*e.children[0]).is_null);
+    case ExprKind::In: return in_list(e);
+    case ExprKind::Like: return like(e);
+    case ExprKind::Between: {
+      const SymValue value = encode(*e.children[0]);
+      const auto low = sym_compare(CompareOp::Ge, value, encode(*e.children[1]));
+      const auto high = sym_compare(CompareOp::Le, value, encode(*e.children[2]));
+      if (!low || !high) return fresh(e.type, "BETWEEN over incomparable types");
+      return truth_and(*low, *high);
+    }
+    case ExprKind::Arith: return arithmetic(e);
+    case ExprKind::Cast: return cast(e);
+    case ExprKind::Call: return fresh(e.type, "function " + e.function + "()");
+  }
+  return fresh(e.type, "unknown expression");
+}
+
+SymValue ExprEncoder::compare(const Expr& e) {
+  const auto result = sym_compare(e.cmp_op, encode(*e.children[0]), encode(*e.children[1]));
+  return result ? *result : fresh(e.type, "comparison of incomparable types");
+}
+
+SymValue ExprEncoder::in_list(const Expr& e) {
+  const SymValue value = encode(*e.children[0]);
+  z3::expr any_equal = ctx_.bool_val(false);
+  z3::expr any_null = ctx_.bool_val(false);
+  for (size_t i = 1; i < e.children.size(); ++i) {
+    const SymValue item = encode(*e.children[i]);
+    any_null = any_null || item.is_null;
+    if (is_null_constant(item)) continue;
+    const auto equal = sym_compare(CompareOp::Eq, value, item);
+    if (!equal) return fresh(e.type, "IN over incomparable types");
+    any_equal = any_equal || truth_is_true(*equal);
+  }
+  return truth(value.is_null || (!any_equal && any_null), any_equal);
+}
+
+SymValue ExprEncoder::like(const Expr& e) {
+  const SymValue value = encode(*e.children[0]);
+  const Expr& pattern = *e.children[1];
+  if (pattern.kind != ExprKind::Literal || value.domain != Domain::String)
+    return fresh(e.type, "LIKE with a non-literal pattern");
+  if (pattern.literal.is_null() || is_null_constant(value)) return truth(ctx_.bool_val(true), ctx_.bool_val(false));
+  const std::string& text = pattern.literal.as_string();
+  if (!text.empty() && text.back() == '%' && text.find_first_of("%_\\") == text.size() - 1)
+    // 'abc%': starts-with, exactly.
+    return truth(value.is_null, z3::prefixof(encode_string(ctx_, text.substr(0, text.size() - 1), alphabet_),
+                                             value.payload));
+  const z3::expr any_char = z3::range(encode_code(ctx_, 0), encode_code(ctx_, alphabet_.top_code()));
+  const std::vector<char32_t> chars = utf8_code_points(pattern.literal.as_string());
+  z3::expr_vector parts(ctx_);
+  std::string literal_run;
+  bool wildcard = false;
+  const auto flush = [&] {
+    if (!literal_run.empty()) parts.push_back(z3::to_re(encode_string(ctx_, literal_run, alphabet_)));
+    literal_run.clear();
+  };
+  for (size_t i = 0; i < chars.size(); ++i) {
+    char32_t c = chars[i];
+    if (c == U'\\') {
+      // Spark's default escape: only \_, \% and \\ are valid; anything else is an error there.
+      if (i + 1 == chars.size() || (chars[i + 1] != U'_' && chars[i + 1] != U'%' && chars[i + 1] != U'\\'))
+        return fresh(e.type, "LIKE pattern with an invalid escape");
+      literal_run += utf8_from_code_points({chars[++i]});
+      continue;
+    }
+    if (c == U'%' || c == U'_') {
+      flush();
+      parts.push_back(c == U'%' ? z3::star(any_char) : any_char);
+      wildcard = true;
+      continue;
+    }
+    literal_run += utf8_from_code_points({c});
+  }
+  flush();
+  if (!wildcard) {
+    return truth(value.is_null, parts.empty() ? value.payload == ctx_.string_val("")
+                                              : z3::in_re(value.payload, parts[0]));
+  }
+  const z3::expr regex = parts.size() == 1 ? parts[0] : z3::concat(parts);
+  return truth(value.is_null, z3::in_re(value.payload, regex));
+}
+
+SymValue ExprEncoder::arithmetic(const Expr& e) {
+  const TypeKind kind = e.type.kind;
+  if (!is_integral(kind) || e.arith_op == ArithOp::Div || e.arith_op == ArithOp::Mod)
+    return fresh(e.type, std::string("arithmetic ") + arith_op_sql(e.arith_op) + " on " + type_name(e.type));
+  std::vector<SymValue> operands;
+  for (const ExprPtr& child : e.children) {
+    operands.push_back(encode(*child));
+    if (operands.back().domain != Domain::Int) return fresh(e.type, "mixed-type arithmetic");
+  }
+  z3::expr is_null = operands[0].is_null;
+  for (const SymValue& o : operands) is_null = is_null || o.is_null;
+  const z3::expr& a = operands[0].payload;
+  z3::expr exact = a;
+  switch (e.arith_op) {
+    case ArithOp::Neg: exact = -a; break;
+    case ArithOp::Add: exact = a + operands[1].payload; break;
+    case ArithOp::Sub: exact = a - operands[1].payload; break;
+    case ArithOp::Mul: exact = a * operands[1].payload; break;
+    default: break;
+  }
+  return {is_null, wrap_integral(exact, kind), Domain::Int};
+}
+
+SymValue ExprEncoder::cast(const Expr& e) {
+  const Expr& operand = *e.children[0];
+  if (same_type(operand.type, e.cast_type)) return encode(operand);
+  if (is_integral(operand.type.kind) && is_integral(e.cast_type.kind)) {
+    const SymValue v = encode(operand);
+    return {v.is_null, wrap_integral(v.payload, e.cast_type.kind), Domain::Int};
+  }
+  return fresh(e.type, "CAST(" + type_name(operand.type) + " AS " + type_name(e.cast_type) + ")");
+}
+
+SymValue ExprEncoder::fresh(const DataType& type, const std::string& why) {
+  approximations_.insert(why);
+  const std::string name = "unconstrained_" + std::to_string(fresh_count_++);
+  const Domain domain = domain_of(type);
+  return {ctx_.bool_const((name + "_is_null").c_str()),
+          ctx_.constant(name.c_str(), payload_sort(ctx_, domain)), domain};
+}
+
+}  // namespace skipsound::smt

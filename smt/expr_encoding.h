@@ -1,0 +1,58 @@
+// Three-valued encoding of the predicate IR (SPEC §2, §3) over a symbolic row. Exact for
+// comparisons, <=>, IN (with NULL items), LIKE (Z3 regular expressions), BETWEEN, AND/OR/NOT,
+// IS [NOT] NULL, integer + - * and unary minus (Spark's non-ANSI overflow wraps: the result is
+// reduced modulo 2^bits into the result type's range), and casts between integral types (which
+// also wrap). Everything else — division and modulo, decimal and floating arithmetic, other
+// casts, every function call (deterministic or not) — is a fresh unconstrained value, NULL or not,
+// so the encoding never rules out anything a row can do; `over_approximated()` then says so.
+#pragma once
+#include <set>
+#include <string>
+
+#include <z3++.h>
+
+#include "model/expr.h"
+#include "smt/row_symbols.h"
+
+namespace skipsound::smt {
+
+// Code points of every string literal in `e` (for CodePointMap).
+void collect_code_points(const Expr& e, std::set<char32_t>& out);
+
+class ExprEncoder {
+ public:
+  ExprEncoder(z3::context& ctx, RowSymbols& row, const CodePointMap& alphabet);
+
+  SymValue encode(const Expr& e);
+  // "The predicate is TRUE on the row".
+  z3::expr is_true(const Expr& predicate);
+
+  bool over_approximated() const { return !approximations_.empty(); }
+  const std::set<std::string>& approximations() const { return approximations_; }
+
+ private:
+  SymValue compare(const Expr& e);
+  SymValue in_list(const Expr& e);
+  SymValue like(const Expr& e);
+  SymValue arithmetic(const Expr& e);
+  SymValue cast(const Expr& e);
+  SymValue fresh(const DataType& type, const std::string& why);
+  SymValue truth(const z3::expr& is_null, const z3::expr& value) const;
+
+  z3::context& ctx_;
+  RowSymbols& row_;
+  const CodePointMap& alphabet_;
+  std::set<std::string> approximations_;
+  int fresh_count_ = 0;
+};
+
+// Three-valued connectives on Bool SymValues (shared with the skipping-expression encoder).
+z3::expr truth_is_true(const SymValue& v);
+z3::expr truth_is_false(const SymValue& v);
+SymValue truth_and(const SymValue& a, const SymValue& b);
+SymValue truth_or(const SymValue& a, const SymValue& b);
+SymValue truth_not(const SymValue& a);
+// a op b with NULL propagation (never NULL for <=>); nullopt when the domains cannot be ordered.
+std::optional<SymValue> sym_compare(CompareOp op, const SymValue& a, const SymValue& b);
+
+}  // namespace skipsound::smt

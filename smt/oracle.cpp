@@ -1,0 +1,130 @@
+#include "smt/oracle.h"
+
+#include "model/evaluator.h"
+#include "model/printer.h"
+#include "smt/expr_encoding.h"
+#include "smt/stats_encoding.h"
+
+namespace skipsound::smt {
+
+struct Oracle::State {
+  z3::context ctx;
+  z3::solver solver{ctx};
+};
+
+namespace {
+
+// Labels the predicate's top-level conjuncts one by one, so a core names the one that matters.
+void split_conjuncts(const ExprPtr& e, std::vector<ExprPtr>& out) {
+  if (e->kind == ExprKind::And) {
+    split_conjuncts(e->children[0], out);
+    split_conjuncts(e->children[1], out);
+  } else {
+    out.push_back(e);
+  }
+}
+
+// Pops on every exit path, exceptions included.
+class ScopedPush {
+ public:
+  explicit ScopedPush(z3::solver& solver) : solver_(solver) { solver_.push(); }
+  ~ScopedPush() { solver_.pop(); }
+  ScopedPush(const ScopedPush&) = delete;
+  ScopedPush& operator=(const ScopedPush&) = delete;
+
+ private:
+  z3::solver& solver_;
+};
+
+std::string tracker_name(const z3::expr& tracker) { return tracker.decl().name().str(); }
+
+std::string plain_smt2(z3::context& ctx, const std::vector<z3::expr>& assertions) {
+  z3::solver plain(ctx);
+  for (const z3::expr& a : assertions) plain.add(a);
+  return plain.to_smt2() ;
+}
+
+// Re-checks a witness outside Z3: the model evaluator must find the predicate TRUE and the
+// Z3-free consistency check must accept the row.
+std::optional<std::string> recheck(const Expr& predicate, const Row& row, const RowAllowance& allowance) {
+  const ConsistencyVerdict consistent = check_row_consistency(row, allowance);
+  if (consistent.kind != Consistency::Consistent)
+    return "witness violates " + consistent.reason;
+  try {
+    const Truth t = evaluate(predicate, row);
+    if (t != Truth::True) return std::string("the model evaluates the predicate to ") + truth_name(t);
+  } catch (const std::exception& e) {
+    return std::string("the model cannot evaluate the predicate: ") + e.what();
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Oracle::Oracle(OracleOptions options) : state_(std::make_unique<State>()), options_(options) {
+  z3::params params(state_->ctx);
+  params.set("timeout", options.timeout_ms);
+  state_->solver.set(params);
+}
+
+Oracle::~Oracle() = default;
+
+OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const FileEvidence& file) {
+  z3::context& ctx = state_->ctx;
+  z3::solver& solver = state_->solver;
+  const RowAllowance allowance = row_allowance(file, schema);
+  std::set<char32_t> mentioned;
+  collect_code_points(*predicate, mentioned);
+  collect_code_points(allowance, mentioned);
+  const CodePointMap alphabet(mentioned);
+  RowSymbols row(ctx, schema, alphabet);
+  ExprEncoder encoder(ctx, row, alphabet);
+
+  try {
+    std::vector<LabelledAssertion> labelled = encode_allowance(allowance, row, alphabet);
+    std::vector<ExprPtr> conjuncts;
+    split_conjuncts(predicate, conjuncts);
+    for (const ExprPtr& c : conjuncts) labelled.push_back({encoder.is_true(*c), "pred: " + to_sql(c)});
+
+    const ScopedPush scope(solver);
+    std::vector<z3::expr> plain = row.type_constraints();
+    for (const z3::expr& t : row.type_constraints()) solver.add(t);
+    for (const LabelledAssertion& a : labelled) {
+      solver.add(a.assertion, a.label.c_str());
+      plain.push_back(a.assertion);
+    }
+    if (options_.record_smt2) last_smt2_ = plain_smt2(ctx, plain);
+    z3::check_result outcome = solver.check();
+    std::string problem;
+    std::optional<Row> witness;
+    if (outcome == z3::sat) witness = row.decode(solver.get_model(), problem);
+    if (outcome == z3::sat && !witness && !row.alphabet_constraints().empty()) {
+      // A string used a code past U+10FFFF's image: retry with the alphabet asserted.
+      for (const z3::expr& a : row.alphabet_constraints()) solver.add(a);
+      outcome = solver.check();
+      if (outcome == z3::sat) witness = row.decode(solver.get_model(), problem);
+    }
+    OracleResult result = Unknown{"z3: " + solver.reason_unknown()};
+    if (outcome == z3::unsat) {
+      Unsat unsat;
+      for (const z3::expr& tracker : solver.unsat_core()) unsat.reason.push_back(tracker_name(tracker));
+      result = std::move(unsat);
+    } else if (outcome == z3::sat && !witness) {
+      result = Unknown{problem};
+    } else if (outcome == z3::sat) {
+      const std::optional<std::string> rejected = recheck(*predicate, *witness, allowance);
+      if (!rejected) result = Sat{std::move(*witness)};
+      else if (encoder.over_approximated())
+        result = Unknown{"over-approximated (" + *encoder.approximations().begin() +
+                         "): the witness was not confirmed: " + *rejected};
+      else result = InternalError{"Z3 witness rejected outside Z3: " + *rejected, std::move(*witness)};
+    }
+    return result;
+  } catch (const z3::exception& e) {
+    return Unknown{std::string("z3 error: ") + e.msg()};
+  } catch (const std::invalid_argument& e) {
+    return Unknown{std::string("unsupported: ") + e.what()};
+  }
+}
+
+}  // namespace skipsound::smt

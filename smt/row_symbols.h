@@ -1,0 +1,53 @@
+// The candidate row as Z3 constants: one SymValue per schema leaf, created on first use with the
+// constraints of its type (integer ranges, decimal precision, float width, the string alphabet),
+// and read back from a model as a model Row.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <z3++.h>
+
+#include "model/row.h"
+#include "model/schema.h"
+#include "smt/code_points.h"
+#include "smt/sym_value.h"
+
+namespace skipsound::smt {
+
+class RowSymbols {
+ public:
+  RowSymbols(z3::context& ctx, const Schema& schema, const CodePointMap& alphabet);
+
+  z3::context& context() const { return ctx_; }
+  const SymValue& column(int leaf);
+  // Type facts of every column created so far (untracked: they are not stats or predicate).
+  const std::vector<z3::expr>& type_constraints() const { return type_constraints_; }
+  // Strings restricted to decodable codes. Costly for Z3's string solver, so asserted only after a
+  // model used a code that does not decode (near U+10FFFF, or a byte above 255).
+  const std::vector<z3::expr>& alphabet_constraints() const { return alphabet_constraints_; }
+
+  // The row a model assigns; nullopt (with `problem` set) when a value cannot be decoded.
+  std::optional<Row> decode(const z3::model& model, std::string& problem) const;
+
+ private:
+  struct Column {
+    SymValue value;
+    std::optional<z3::expr> raw;  // decimal: the unscaled Int; float: the binary32 constant
+  };
+  Column make_column(const Leaf& leaf);
+  std::optional<Value> decode_value(const z3::model& model, const Leaf& leaf, const Column& c,
+                                    std::string& problem) const;
+
+  std::optional<std::vector<unsigned>> string_codes(const z3::model& model, const z3::expr& value) const;
+
+  z3::context& ctx_;
+  const Schema& schema_;
+  const CodePointMap& alphabet_;
+  std::map<int, Column> columns_;
+  std::vector<z3::expr> type_constraints_;
+  std::vector<z3::expr> alphabet_constraints_;
+};
+
+}  // namespace skipsound::smt

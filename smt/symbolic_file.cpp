@@ -1,0 +1,204 @@
+#include "smt/symbolic_file.h"
+
+#include <stdexcept>
+
+#include "model/string_truncation.h"
+
+namespace skipsound::smt {
+
+// The writer model. Per column, k live rows of L are NULL and the others lie in
+// [true_min, true_max]. With tight bounds and no deletion vector ("exact") the stored stats are
+// what the writer derives from that truth: nullCount = k, min/max the true ones as written
+// (timestamps floored to the millisecond, strings cut to a prefix, the string max an upper
+// bound sharing the true max's first characters). Otherwise (wide bounds or a DV) the stats were
+// written for an older, larger set of rows: the min/max are bounds of what such a writer could
+// have stored, and nullCount reads as SPEC §4's tri-state. Every stored field may be absent.
+
+namespace {
+
+constexpr int kFieldsPerColumn = 6;
+enum Field { kMin, kMax, kNullCount, kTrueMin, kTrueMax, kLiveNulls };
+constexpr int64_t kMicrosPerMilli = 1000;
+
+bool is_timestamp(TypeKind k) { return k == TypeKind::Timestamp || k == TypeKind::TimestampNtz; }
+
+z3::expr at_most(const SymValue& a, const SymValue& b) { return !sym_less(b, a); }
+
+z3::expr floor_to_milli(const z3::expr& micros) {
+  return micros - z3::mod(micros, micros.ctx().int_val(kMicrosPerMilli));
+}
+
+z3::expr prefix_of_length(const z3::expr& s, int length) {
+  return s.extract(s.ctx().int_val(0), s.ctx().int_val(length));
+}
+
+std::vector<StructField> shadow_fields(const Schema& schema, const std::vector<int>& leaves) {
+  const DataType count = DataType::of(TypeKind::Long);
+  std::vector<StructField> fields;
+  for (const int leaf : leaves) {
+    const DataType& type = schema.leaves().at(leaf).type;
+    const std::string base = "stats" + std::to_string(leaf) + "_";
+    for (const auto& [name, t] : std::vector<std::pair<std::string, DataType>>{
+             {"min", type}, {"max", type}, {"nullCount", count},
+             {"trueMin", type}, {"trueMax", type}, {"liveNulls", count}})
+      fields.push_back(StructField{base + name, t, true, {}});
+  }
+  fields.push_back(StructField{"numRecords", count, true, {}});
+  fields.push_back(StructField{"physicalRows", count, true, {}});
+  fields.push_back(StructField{"dvCardinality", count, true, {}});
+  fields.push_back(StructField{"wideBounds", DataType::of(TypeKind::Boolean), true, {}});
+  return fields;
+}
+
+}  // namespace
+
+SymbolicFile::SymbolicFile(z3::context& ctx, const Schema& schema, const std::vector<int>& leaves,
+                           const CodePointMap& alphabet, Mutant writer_mutant)
+    : ctx_(ctx),
+      schema_(schema),
+      leaves_(leaves),
+      writer_mutant_(writer_mutant),
+      shadow_(std::make_unique<Schema>(shadow_fields(schema, leaves))),
+      symbols_(std::make_unique<RowSymbols>(ctx, *shadow_, alphabet)),
+      num_records_(symbols_->column(kFieldsPerColumn * leaves.size())),
+      physical_rows_(symbols_->column(kFieldsPerColumn * leaves.size() + 1)),
+      dv_cardinality_(symbols_->column(kFieldsPerColumn * leaves.size() + 2)),
+      wide_(symbols_->column(kFieldsPerColumn * leaves.size() + 3).payload) {
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    auto field = [&](Field f) { return symbols_->column(static_cast<int>(kFieldsPerColumn * i) + f); };
+    columns_.push_back(SymbolicColumn{leaves[i], field(kMin), field(kMax), field(kNullCount),
+                                      field(kTrueMin), field(kTrueMax), field(kLiveNulls).payload});
+  }
+}
+
+const SymbolicColumn& SymbolicFile::column(int leaf) const {
+  for (const SymbolicColumn& c : columns_)
+    if (c.leaf == leaf) return c;
+  throw std::invalid_argument("smt: the symbolic file does not describe leaf " + std::to_string(leaf));
+}
+
+z3::expr SymbolicFile::exact() const { return !wide_ && dv_cardinality_.payload == 0; }
+
+z3::expr SymbolicFile::written_min(const SymbolicColumn& c, const DataType& type) const {
+  const z3::expr& stored = c.min.payload;
+  const z3::expr& truth = c.true_min.payload;
+  if (is_timestamp(type.kind)) return stored == floor_to_milli(truth);
+  if (type.kind != TypeKind::String) return sym_equal(c.min, c.true_min);
+  const z3::expr exact_length = ctx_.int_val(kSymbolicExactStringLength);
+  return z3::ite(truth.length() <= exact_length, stored == truth,
+                 z3::prefixof(stored, truth) && stored.length() >= exact_length);
+}
+
+z3::expr SymbolicFile::written_max(const SymbolicColumn& c, const DataType& type) const {
+  const z3::expr& stored = c.max.payload;
+  const z3::expr& truth = c.true_max.payload;
+  if (is_timestamp(type.kind)) return stored == floor_to_milli(truth);
+  if (type.kind != TypeKind::String) return sym_equal(c.max, c.true_max);
+  if (writer_mutant_ == Mutant::StringMaxPlainPrefix) {
+    return stored == prefix_of_length(truth, kDefaultStringPrefixLength);
+  }
+  const z3::expr exact_length = ctx_.int_val(kSymbolicExactStringLength);
+  return z3::ite(truth.length() <= exact_length, stored == truth,
+                 at_most(c.true_max, c.max) &&
+                     z3::prefixof(prefix_of_length(truth, kSymbolicExactStringLength), stored));
+}
+
+z3::expr SymbolicFile::bounded_min(const SymbolicColumn& c, const DataType& type) const {
+  if (is_timestamp(type.kind)) return c.min.payload <= floor_to_milli(c.true_min.payload);
+  return at_most(c.min, c.true_min);
+}
+
+z3::expr SymbolicFile::bounded_max(const SymbolicColumn& c, const DataType& type) const {
+  if (is_timestamp(type.kind)) return c.max.payload >= floor_to_milli(c.true_max.payload);
+  if (type.kind == TypeKind::String && writer_mutant_ == Mutant::StringMaxPlainPrefix) {
+    return !str_less(c.max.payload, prefix_of_length(c.true_max.payload, kDefaultStringPrefixLength));
+  }
+  return at_most(c.true_max, c.max);
+}
+
+std::vector<z3::expr> SymbolicFile::column_facts(const SymbolicColumn& c, const DataType& type) const {
+  const z3::expr live = physical_rows_.payload - dv_cardinality_.payload;
+  const z3::expr& k = c.live_nulls;
+  const z3::expr any_value = k < live;
+  std::vector<z3::expr> facts{
+      0 <= k, k <= live,
+      any_value == !c.true_min.is_null, any_value == !c.true_max.is_null,
+      z3::implies(any_value, at_most(c.true_min, c.true_max)),
+      // Two distinct extremes need two non-null rows.
+      z3::implies(any_value && !sym_equal(c.true_min, c.true_max), live - k >= 2)};
+
+  const z3::expr& nc = c.null_count.payload;
+  const z3::expr tri_state = z3::implies(nc == physical_rows_.payload, k == live) &&
+                             z3::implies(nc == 0, k == 0);
+  facts.push_back(z3::implies(!c.null_count.is_null,
+                              0 <= nc && nc <= physical_rows_.payload &&
+                                  z3::ite(exact(), nc == k, tri_state)));
+
+  if (!has_min_max(type.kind)) {
+    facts.push_back(c.min.is_null && c.max.is_null);
+    return facts;
+  }
+  facts.push_back(z3::implies(!c.min.is_null,
+                              z3::ite(exact(), any_value && written_min(c, type),
+                                      z3::implies(any_value, bounded_min(c, type)))));
+  facts.push_back(z3::implies(!c.max.is_null,
+                              z3::ite(exact(), any_value && written_max(c, type),
+                                      z3::implies(any_value, bounded_max(c, type)))));
+  return facts;
+}
+
+std::vector<z3::expr> SymbolicFile::facts() const {
+  std::vector<z3::expr> facts = symbols_->type_constraints();
+  const z3::expr& physical = physical_rows_.payload;
+  const z3::expr& dv = dv_cardinality_.payload;
+  facts.push_back(!physical_rows_.is_null && !dv_cardinality_.is_null);
+  facts.push_back(0 <= dv && physical - dv >= 1);
+  facts.push_back(z3::implies(!num_records_.is_null, num_records_.payload == physical));
+  // tightBounds is always written; a file without it reads as tight (modelled by wide = false).
+  facts.push_back(!symbols_->column(kFieldsPerColumn * leaves_.size() + 3).is_null);
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    facts.push_back(!symbols_->column(static_cast<int>(kFieldsPerColumn * i) + kLiveNulls).is_null);
+    for (z3::expr& f : column_facts(columns_[i], schema_.leaves().at(columns_[i].leaf).type))
+      facts.push_back(f);
+  }
+  return facts;
+}
+
+z3::expr SymbolicFile::holds_row(RowSymbols& row) const {
+  const z3::expr live = physical_rows_.payload - dv_cardinality_.payload;
+  z3::expr holds = ctx_.bool_val(true);
+  for (const SymbolicColumn& c : columns_) {
+    const SymValue& v = row.column(c.leaf);
+    const z3::expr strictly_inside = !sym_equal(v, c.true_min) && !sym_equal(v, c.true_max);
+    holds = holds && z3::implies(v.is_null, c.live_nulls >= 1) &&
+            z3::implies(!v.is_null, !c.true_min.is_null && at_most(c.true_min, v) &&
+                                        at_most(v, c.true_max) &&
+                                        z3::implies(strictly_inside, live - c.live_nulls >= 3));
+  }
+  return holds;
+}
+
+std::optional<SymbolicFile::Decoded> SymbolicFile::decode(const z3::model& model,
+                                                          std::string& problem) const {
+  const std::optional<Row> shadow = symbols_->decode(model, problem);
+  if (!shadow) return std::nullopt;
+  const Row& s = *shadow;
+  const size_t globals = kFieldsPerColumn * leaves_.size();
+  auto optional_value = [](const Value& v) { return v.is_null() ? std::nullopt : std::optional(v); };
+  Decoded d;
+  if (!s[globals].is_null()) d.stats.num_records = s[globals].as_int();
+  d.physical_rows = s[globals + 1].as_int();
+  d.dv_cardinality = s[globals + 2].as_int();
+  d.stats.tight_bounds = !s[globals + 3].as_bool();
+  for (size_t i = 0; i < leaves_.size(); ++i) {
+    const size_t base = kFieldsPerColumn * i;
+    ColumnStats& column = d.stats.column_mut(leaves_[i]);
+    column.min = optional_value(s[base + kMin]);
+    column.max = optional_value(s[base + kMax]);
+    if (!s[base + kNullCount].is_null()) column.null_count = s[base + kNullCount].as_int();
+    d.truth[leaves_[i]] = ColumnTruth{s[base + kTrueMin], s[base + kTrueMax], s[base + kLiveNulls].as_int()};
+  }
+  return d;
+}
+
+}  // namespace skipsound::smt

@@ -1,0 +1,86 @@
+// A file with symbolic statistics, for the rule theorems of SPEC §6: every stat may be present
+// or absent (a NULL symbol), bounds may be tight or wide, the file may carry a deletion vector.
+// The stats are tied to a hidden truth — the live rows' null count and true min/max per column —
+// by what a writer records (SPEC §4), so "a row consistent with the stats" is "a live row of a
+// file whose writer produced these stats". Symbols live in a shadow schema read through
+// RowSymbols, so they get the same type constraints and decode to model Values alike.
+#pragma once
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <z3++.h>
+
+#include "model/mutant.h"
+#include "model/schema.h"
+#include "model/stats.h"
+#include "smt/row_symbols.h"
+
+namespace skipsound::smt {
+
+// What a writer with no string truncation quirks keeps exact: strings up to this many code points
+// are stored as they are (well below the 32-char prefix, whichever way a writer counts).
+inline constexpr int kSymbolicExactStringLength = 16;
+
+// The hidden truth and the stored stats of one column.
+struct SymbolicColumn {
+  int leaf = -1;
+  SymValue min, max, null_count;  // stored; is_null = absent
+  SymValue true_min, true_max;    // over the live non-null values; NULL when there are none
+  z3::expr live_nulls;            // how many live rows are NULL
+};
+
+class SymbolicFile {
+ public:
+  // `leaves`: the schema leaves the file describes. `writer_mutant`: Mutant::StringMaxPlainPrefix
+  // makes the writer store the plain prefix as the string max; every other value is ignored here.
+  SymbolicFile(z3::context& ctx, const Schema& schema, const std::vector<int>& leaves,
+               const CodePointMap& alphabet, Mutant writer_mutant);
+
+  // What any file's stats satisfy: counts in range, bounds written from the truth.
+  std::vector<z3::expr> facts() const;
+  // The row is one of the file's live rows (every column within the truth).
+  z3::expr holds_row(RowSymbols& row) const;
+
+  const SymbolicColumn& column(int leaf) const;
+  const z3::expr& num_records() const { return num_records_.payload; }
+  const z3::expr& num_records_absent() const { return num_records_.is_null; }
+  const z3::expr& dv_cardinality() const { return dv_cardinality_.payload; }
+  const z3::expr& wide() const { return wide_; }  // tightBounds: false
+  // Tight bounds and no deletion vector: the stats describe the live rows exactly.
+  z3::expr exact() const;
+
+  // The concrete stats a model assigns, with the DV cardinality, and the truth behind them.
+  struct ColumnTruth {
+    Value min, max;  // NULL when every live value is NULL
+    int64_t live_nulls = 0;
+  };
+  struct Decoded {
+    FileStats stats;
+    int64_t dv_cardinality = 0;
+    int64_t physical_rows = 0;
+    std::map<int, ColumnTruth> truth;  // by leaf
+  };
+  std::optional<Decoded> decode(const z3::model& model, std::string& problem) const;
+
+ private:
+  std::vector<z3::expr> column_facts(const SymbolicColumn& c, const DataType& type) const;
+  z3::expr written_min(const SymbolicColumn& c, const DataType& type) const;
+  z3::expr written_max(const SymbolicColumn& c, const DataType& type) const;
+  z3::expr bounded_min(const SymbolicColumn& c, const DataType& type) const;
+  z3::expr bounded_max(const SymbolicColumn& c, const DataType& type) const;
+
+  z3::context& ctx_;
+  const Schema& schema_;
+  std::vector<int> leaves_;
+  Mutant writer_mutant_;
+  std::unique_ptr<Schema> shadow_;
+  std::unique_ptr<RowSymbols> symbols_;
+  SymValue num_records_, physical_rows_, dv_cardinality_;
+  z3::expr wide_;
+  std::vector<SymbolicColumn> columns_;
+};
+
+}  // namespace skipsound::smt
