@@ -13,5 +13,6 @@ inline constexpr int kExitUsage = 2;
 // Each adds one subcommand whose callback stores its exit code in `exit_code`.
 void add_parse_command(CLI::App& app, int& exit_code);
 void add_eval_command(CLI::App& app, int& exit_code);
+void add_skip_command(CLI::App& app, int& exit_code);
 
 }  // namespace skipsound::cli

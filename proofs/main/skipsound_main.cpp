@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   int exit_code = skipsound::cli::kExitOk;
   skipsound::cli::add_parse_command(app, exit_code);
   skipsound::cli::add_eval_command(app, exit_code);
+  skipsound::cli::add_skip_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
