@@ -48,16 +48,6 @@ Precedence precedence_of(const Expr& e) {
   }
 }
 
-std::string column_sql(const ColumnPath& path) {
-  std::string out;
-  for (const std::string& part : path) {
-    if (!out.empty()) out += '.';
-    // path_to_sql quotes what is not an identifier; the grammar also reserves a few words.
-    out += is_reserved_word(part) ? "`" + part + "`" : path_to_sql({part});
-  }
-  return out;
-}
-
 std::string sql(const Expr& e);
 
 // `e` printed where the grammar expects at least `needed`: parenthesised when it binds looser.
@@ -115,7 +105,7 @@ std::string sql(const Expr& e) {
   const auto& c = e.children;
   switch (e.kind) {
     case ExprKind::Literal: return to_sql_literal(e.literal);
-    case ExprKind::Column: return column_sql(e.path);
+    case ExprKind::Column: return path_to_sql(e.path);
     case ExprKind::Compare:
       return operand(c[0], kComparison) + " " + compare_op_sql(e.cmp_op) + " " +
              operand(c[1], kAdditive);
@@ -167,7 +157,7 @@ nlohmann::json to_json(const ExprPtr& e) {
   nlohmann::json j;
   switch (e->kind) {
     case ExprKind::Literal: j["literal"] = to_display(e->literal); break;
-    case ExprKind::Column: j["column"] = column_sql(e->path); break;
+    case ExprKind::Column: j["column"] = path_to_sql(e->path); break;
     default: {
       j["op"] = kind_name(*e);
       if (e->kind == ExprKind::Cast) j["to"] = type_name(e->cast_type);

@@ -1,5 +1,7 @@
 #include "model/schema.h"
 
+#include "model/parser.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -193,7 +195,8 @@ std::string path_to_sql(const ColumnPath& path) {
   std::string out;
   for (size_t i = 0; i < path.size(); ++i) {
     if (i > 0) out += '.';
-    if (is_plain_identifier(path[i])) {
+    // Reserved words (AND, NULL, ...) are identifiers only when backquoted.
+    if (is_plain_identifier(path[i]) && !is_reserved_word(path[i])) {
       out += path[i];
       continue;
     }

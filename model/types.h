@@ -37,8 +37,8 @@ struct DataType {
   // shape for every nested type.
   std::vector<StructField> fields;
 
-  static DataType of(TypeKind k) { return DataType{k, 0, 0, {}}; }
-  static DataType decimal(int p, int s) { return DataType{TypeKind::Decimal, p, s, {}}; }
+  static DataType of(TypeKind k);
+  static DataType decimal(int p, int s);
   static DataType array(DataType element, bool contains_null = true);
   static DataType map(DataType key, DataType value, bool value_contains_null = true);
 
@@ -52,6 +52,11 @@ struct StructField {
   std::string physical_name;  // column mapping; empty when not mapped
   bool operator==(const StructField& other) const = default;
 };
+
+// Defined after StructField: DataType's vector<StructField> needs the complete type (clang).
+inline DataType DataType::of(TypeKind k) { return DataType{k, 0, 0, {}}; }
+inline DataType DataType::decimal(int p, int s) { return DataType{TypeKind::Decimal, p, s, {}}; }
+
 
 bool is_integral(TypeKind k);     // byte, short, int, long
 bool is_floating(TypeKind k);     // float, double

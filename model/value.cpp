@@ -260,10 +260,11 @@ std::string int128_to_string(__int128 v) {
 std::string decimal_to_string(const Decimal& d) {
   std::string magnitude = int128_to_string(d.unscaled < 0 ? -d.unscaled : d.unscaled);
   if (d.scale > 0) {
-    if (static_cast<int>(magnitude.size()) <= d.scale) {
-      magnitude.insert(0, d.scale + 1 - magnitude.size(), '0');
-    }
-    magnitude.insert(magnitude.size() - d.scale, ".");
+    const size_t scale = static_cast<size_t>(d.scale);
+    // Pad so there is at least one digit before the point: 5 at scale 2 is 0.05.
+    if (magnitude.size() <= scale) magnitude = std::string(scale + 1 - magnitude.size(), '0') + magnitude;
+    const size_t whole_digits = magnitude.size() - scale;
+    magnitude = magnitude.substr(0, whole_digits) + "." + magnitude.substr(whole_digits);
   }
   return d.unscaled < 0 ? "-" + magnitude : magnitude;
 }
