@@ -13,6 +13,12 @@ inline constexpr int kExitUsage = 2;
 // Each adds one subcommand whose callback stores its exit code in `exit_code`.
 void add_parse_command(CLI::App& app, int& exit_code);
 void add_eval_command(CLI::App& app, int& exit_code);
+void add_check_command(CLI::App& app, int& exit_code);
 void add_skip_command(CLI::App& app, int& exit_code);
+void add_prove_command(CLI::App& app, int& exit_code);
+void add_scenario_command(CLI::App& app, int& exit_code);
+void add_gate_command(CLI::App& app, int& exit_code);
+void add_replay_command(CLI::App& app, int& exit_code);
+void add_explore_command(CLI::App& app, int& exit_code);
 
 }  // namespace skipsound::cli

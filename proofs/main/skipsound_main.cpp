@@ -9,7 +9,13 @@ int main(int argc, char** argv) {
   int exit_code = skipsound::cli::kExitOk;
   skipsound::cli::add_parse_command(app, exit_code);
   skipsound::cli::add_eval_command(app, exit_code);
+  skipsound::cli::add_check_command(app, exit_code);
   skipsound::cli::add_skip_command(app, exit_code);
+  skipsound::cli::add_prove_command(app, exit_code);
+  skipsound::cli::add_scenario_command(app, exit_code);
+  skipsound::cli::add_gate_command(app, exit_code);
+  skipsound::cli::add_replay_command(app, exit_code);
+  skipsound::cli::add_explore_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,54 @@
+#include "proofs/commit_sequence.h"
+
+#include "model/input_error.h"
+
+namespace skipsound {
+
+namespace {
+
+void validate_order(size_t transactions, const std::vector<size_t>& order) {
+  std::vector<bool> seen(transactions, false);
+  for (size_t index : order) {
+    if (index >= transactions) throw InputError("the commit order names an unknown transaction");
+    if (seen[index]) throw InputError("the commit order names a transaction twice");
+    seen[index] = true;
+  }
+}
+
+}  // namespace
+
+ScheduleRun run_schedule(const Table& snapshot, const std::vector<Transaction>& transactions,
+                         const std::vector<size_t>& commit_order,
+                         const ConflictCheckOptions& options) {
+  validate_order(transactions.size(), commit_order);
+  ScheduleRun run{{}, snapshot};
+  std::vector<size_t> committed;  // in version order
+  run.attempts.reserve(commit_order.size());
+  for (size_t index : commit_order) {
+    const Transaction& loser = transactions[index];
+    CommitAttempt attempt{index, committed, run.final_state, Committed{}, {}};
+    std::optional<Aborted> abort;
+    for (size_t winner : committed) {
+      ConflictOutcome outcome =
+          check_conflict(loser, snapshot, transactions[winner].commit, options);
+      if (auto* conflict = std::get_if<Conflict>(&outcome)) {
+        attempt.checks.push_back(std::string(exception_name(conflict->kind)) + ": " +
+                                 conflict->reason);
+        abort = Aborted{*conflict, winner};
+        break;
+      }
+      attempt.checks.push_back(std::get<NoConflict>(outcome).note);
+    }
+    if (abort) {
+      attempt.result = *abort;
+    } else {
+      apply_commit(run.final_state, loser.commit);
+      attempt.result = Committed{run.final_state.version()};
+      committed.push_back(index);
+    }
+    run.attempts.push_back(std::move(attempt));
+  }
+  return run;
+}
+
+}  // namespace skipsound

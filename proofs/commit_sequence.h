@@ -1,0 +1,45 @@
+// The commit driver (SPEC §6): transactions that all started from one snapshot try to commit in
+// a given order; each is checked against every commit since its snapshot, in version order, and
+// either commits (the table advances) or aborts with the first conflict.
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "checker/conflict_checker.h"
+#include "model/table.h"
+#include "model/transaction.h"
+
+namespace skipsound {
+
+struct Committed {
+  int64_t version = 0;
+};
+
+struct Aborted {
+  Conflict conflict;
+  size_t winner = 0;  // index (into the transactions) of the commit it conflicted with
+};
+
+using CommitResult = std::variant<Committed, Aborted>;
+
+// One commit attempt, in commit order.
+struct CommitAttempt {
+  size_t transaction = 0;       // index into the transactions
+  std::vector<size_t> winners;  // transactions committed since its snapshot, in version order
+  Table state_before;           // the table when it tried to commit
+  CommitResult result;
+  std::vector<std::string> checks;  // one line per winner checked: how the check decided
+};
+
+struct ScheduleRun {
+  std::vector<CommitAttempt> attempts;  // in commit order
+  Table final_state;
+};
+
+// `transactions` all started at `snapshot`; `commit_order` lists each index once.
+// Throws InputError for a malformed order.
+ScheduleRun run_schedule(const Table& snapshot, const std::vector<Transaction>& transactions,
+                         const std::vector<size_t>& commit_order,
+                         const ConflictCheckOptions& options = {});
+
+}  // namespace skipsound

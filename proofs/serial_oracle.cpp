@@ -1,0 +1,151 @@
+#include "proofs/serial_oracle.h"
+
+#include <algorithm>
+
+namespace skipsound {
+
+const char* verdict_kind_name(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::SerializableCommit: return "commit";
+    case VerdictKind::MissedConflict: return "missed-conflict";
+    case VerdictKind::Abort: return "abort";
+    case VerdictKind::FalseConflict: return "false-conflict";
+  }
+  return "?";
+}
+
+std::optional<VerdictKind> verdict_kind_from_name(std::string_view name) {
+  for (VerdictKind kind : {VerdictKind::SerializableCommit, VerdictKind::MissedConflict,
+                           VerdictKind::Abort, VerdictKind::FalseConflict}) {
+    if (name == verdict_kind_name(kind)) return kind;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// A total order on values: NULL first, then Spark's order where defined, else the literal text.
+int compare_values(const Value& a, const Value& b) {
+  if (a.is_null() || b.is_null()) return static_cast<int>(b.is_null()) - static_cast<int>(a.is_null()) ;
+  if (comparable(a.type, b.type)) {
+    const auto order = spark_compare(a, b);
+    if (order && *order != std::strong_ordering::equal) {
+      return *order == std::strong_ordering::less ? -1 : 1;
+    }
+    if (order && a.type == b.type) return 0;
+  }
+  const std::string ta = to_sql_literal(a), tb = to_sql_literal(b);
+  return ta < tb ? -1 : (tb < ta ? 1 : 0);
+}
+
+}  // namespace
+
+bool row_less(const Row& a, const Row& b) {
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i) {
+    const int c = compare_values(a[i], b[i]);
+    if (c != 0) return c < 0;
+  }
+  return a.size() < b.size();
+}
+
+std::vector<Row> canonical_rows(std::vector<Row> rows) {
+  std::sort(rows.begin(), rows.end(), row_less);
+  return rows;
+}
+
+namespace {
+
+RowDiff diff_rows(const std::vector<Row>& outcome, const std::vector<Row>& serial) {
+  RowDiff diff;
+  std::set_difference(outcome.begin(), outcome.end(), serial.begin(), serial.end(),
+                      std::back_inserter(diff.only_in_outcome), row_less);
+  std::set_difference(serial.begin(), serial.end(), outcome.begin(), outcome.end(),
+                      std::back_inserter(diff.only_in_serial), row_less);
+  return diff;
+}
+
+bool same_rows(const std::vector<Row>& a, const std::vector<Row>& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const Row& x, const Row& y) {
+           return !row_less(x, y) && !row_less(y, x);
+         });
+}
+
+std::vector<Row> after(Table state, const Commit& commit) {
+  apply_commit(state, commit);
+  return canonical_rows(state.live_rows());
+}
+
+std::string order_text(const std::vector<Transaction>& txns, const std::vector<size_t>& before,
+                       size_t loser, const std::vector<size_t>& after_loser) {
+  std::string text;
+  auto add = [&](size_t i) { text += (text.empty() ? "" : " -> ") + txns[i].name; };
+  for (size_t i : before) add(i);
+  add(loser);
+  for (size_t i : after_loser) add(i);
+  return text;
+}
+
+// The serial executions a commit of `attempt`'s transaction may match.
+std::vector<SerialOutcome> allowed_outcomes(const Table& snapshot,
+                                            const std::vector<Transaction>& txns,
+                                            const CommitAttempt& attempt,
+                                            const ScanPlanner& planner) {
+  const Transaction& loser = txns[attempt.transaction];
+  std::vector<SerialOutcome> allowed;
+  allowed.push_back({order_text(txns, attempt.winners, attempt.transaction, {}),
+                     after(attempt.state_before, rerun(loser, attempt.state_before, planner).commit)});
+
+  std::vector<size_t> blind, others;
+  for (size_t w : attempt.winners) (txns[w].commit.is_blind_append() ? blind : others).push_back(w);
+  const bool write_serializable = isolation_to_use(loser.commit, snapshot.properties().isolation) ==
+                                  IsolationLevel::WriteSerializable;
+  if (write_serializable && !blind.empty()) {
+    Table state = snapshot;
+    for (size_t w : others) apply_commit(state, txns[w].commit);
+    apply_commit(state, rerun(loser, state, planner).commit);
+    for (size_t w : blind) apply_commit(state, rerun(txns[w], state, planner).commit);
+    allowed.push_back({order_text(txns, others, attempt.transaction, blind),
+                       canonical_rows(state.live_rows())});
+  }
+  // Delta's reason for dropping such commits to SnapshotIsolation: an empty or dataChange-free
+  // commit may be ordered before the winners (canDowngradeToSnapshotIsolation, Note-2).
+  if (isolation_to_use(loser.commit, snapshot.properties().isolation) ==
+      IsolationLevel::SnapshotIsolation) {
+    Table state = snapshot;
+    apply_commit(state, loser.commit);
+    for (size_t w : attempt.winners) apply_commit(state, rerun(txns[w], state, planner).commit);
+    allowed.push_back({order_text(txns, {}, attempt.transaction, attempt.winners),
+                       canonical_rows(state.live_rows())});
+  }
+  return allowed;
+}
+
+}  // namespace
+
+std::vector<TransactionVerdict> judge_schedule(const Table& snapshot,
+                                               const std::vector<Transaction>& transactions,
+                                               const ScheduleRun& run, const ScanPlanner& planner) {
+  std::vector<TransactionVerdict> verdicts;
+  verdicts.reserve(run.attempts.size());
+  for (const CommitAttempt& attempt : run.attempts) {
+    TransactionVerdict verdict;
+    verdict.transaction = attempt.transaction;
+    verdict.outcome = after(attempt.state_before, transactions[attempt.transaction].commit);
+    verdict.allowed = allowed_outcomes(snapshot, transactions, attempt, planner);
+    const bool explained =
+        std::any_of(verdict.allowed.begin(), verdict.allowed.end(),
+                    [&](const SerialOutcome& s) { return same_rows(s.rows, verdict.outcome); });
+    if (const auto* aborted = std::get_if<Aborted>(&attempt.result)) {
+      verdict.exception = aborted->conflict.kind;
+      verdict.kind = explained ? VerdictKind::FalseConflict : VerdictKind::Abort;
+    } else {
+      verdict.kind = explained ? VerdictKind::SerializableCommit : VerdictKind::MissedConflict;
+    }
+    if (!explained) verdict.diff = diff_rows(verdict.outcome, verdict.allowed.front().rows);
+    verdicts.push_back(std::move(verdict));
+  }
+  return verdicts;
+}
+
+}  // namespace skipsound
