@@ -32,7 +32,7 @@ std::string explain(FileVerdict verdict, Truth expr, const StatsVerification& ve
   }
   if (verdict == FileVerdict::Keep) return "kept: the skipping expression is TRUE";
   return std::string("skipped: the skipping expression is ") + truth_name(expr) +
-         " and the stats it needs are present";
+         " and stats verification passed";
 }
 
 }  // namespace

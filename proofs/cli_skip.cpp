@@ -130,7 +130,7 @@ Files load_files(const SkipArguments& args) {
   return files;
 }
 
-std::string value_text(const Value& v) { return to_sql_literal(v); }
+std::string value_text(const Value& v) { return v.is_null() ? "NULL" : to_sql_literal(v); }
 
 void print_trace(std::ostream& out, const SkipTrace& t, int depth) {
   out << std::string(4 + 2 * depth, ' ') << t.text << "  =>  " << value_text(t.value) << "\n";
