@@ -1,0 +1,47 @@
+// Replays every scenario in tests/corpus/scenarios/ and checks each transaction's expected verdict.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "proofs/interleaving_report.h"
+#include "proofs/scenario.h"
+
+namespace skipsound {
+namespace {
+
+std::vector<std::filesystem::path> scenario_files() {
+  std::vector<std::filesystem::path> files;
+  const std::filesystem::path dir = std::filesystem::path(SKIPSOUND_SOURCE_DIR) / "tests/corpus/scenarios";
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() == ".scn") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(ScenarioCorpus, EveryScenarioHasItsExpectedVerdicts) {
+  const auto files = scenario_files();
+  ASSERT_GE(files.size(), 20u);
+  for (const auto& file : files) {
+    SCOPED_TRACE(file.filename().string());
+    const Scenario scenario = load_scenario(file.string());
+    EXPECT_EQ(scenario.expected.size(), scenario.transactions.size())
+        << "every transaction should state its expected verdict";
+    const ScenarioRun run = run_scenario(scenario);
+    EXPECT_TRUE(run.mismatches.empty()) << render_report(scenario, run);
+  }
+}
+
+TEST(ScenarioCorpus, WriteSkewReportShowsTheSurvivingRow) {
+  const Scenario scenario = load_scenario(std::string(SKIPSOUND_SOURCE_DIR) +
+                                          "/tests/corpus/scenarios/mutant_append_suppression_write_skew.scn");
+  const ScenarioRun run = run_scenario(scenario);
+  const std::string report = render_report(scenario, run);
+  EXPECT_NE(report.find("T1: UPDATE SET x = 15 WHERE id = 1"), std::string::npos) << report;
+  EXPECT_NE(report.find("T2: DELETE WHERE x > 10"), std::string::npos) << report;
+  EXPECT_NE(report.find("MISSED CONFLICT"), std::string::npos) << report;
+  EXPECT_NE(report.find("+ {\"id\":1,\"x\":15}"), std::string::npos) << report;
+}
+
+}  // namespace
+}  // namespace skipsound

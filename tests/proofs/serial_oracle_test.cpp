@@ -1,0 +1,133 @@
+// The serial-order oracle: serializable commits, missed conflicts with the differing rows, real
+// aborts, false conflicts, and the extra orders WriteSerializable and SnapshotIsolation allow.
+#include <gtest/gtest.h>
+
+#include "checker/scan_planner.h"
+#include "model/binder.h"
+#include "proofs/serial_oracle.h"
+
+namespace skipsound {
+namespace {
+
+Schema schema() {
+  return Schema({StructField{"id", DataType::of(TypeKind::Long), true, {}},
+                 StructField{"x", DataType::of(TypeKind::Int), true, {}}});
+}
+
+Row row(int64_t id, int64_t x) {
+  return Row{Value::integral(TypeKind::Long, id), Value::integral(TypeKind::Int, x)};
+}
+
+Table table(IsolationLevel isolation) {
+  TableProperties props;
+  props.isolation = isolation;
+  Table t(schema(), props);
+  int n = 0;
+  for (const Row& r : {row(1, 5), row(2, 20)}) {
+    TableFile f = t.write_files({r}, "f" + std::to_string(++n), 0, StatsPresence::Collected).front();
+    t.add_initial_file(std::move(f));
+  }
+  return t;
+}
+
+struct World {
+  Table snapshot;
+  std::vector<Transaction> txns;
+  ScheduleRun run;
+  std::vector<TransactionVerdict> verdicts;
+};
+
+Operation delete_where(const std::string& where) {
+  Operation op;
+  op.kind = OperationKind::Delete;
+  op.text = "DELETE WHERE " + where;
+  op.condition = parse_and_bind(where, schema());
+  return op;
+}
+
+Operation set_x15() {
+  Operation op;
+  op.kind = OperationKind::Update;
+  op.text = "UPDATE SET x = 15 WHERE id = 1";
+  op.condition = parse_and_bind("id = 1", schema());
+  op.assignments.push_back(Assignment{1, make_literal(Value::integral(TypeKind::Int, 15))});
+  return op;
+}
+
+Operation insert(Row r) {
+  Operation op;
+  op.kind = OperationKind::Insert;
+  op.text = "INSERT";
+  op.rows = {std::move(r)};
+  return op;
+}
+
+World play(IsolationLevel isolation, std::vector<Operation> ops, ConflictCheckOptions options = {}) {
+  World w{table(isolation), {}, {}, {}};
+  const ProductionScanPlanner planner(options.mutant);
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const std::string name = "T" + std::to_string(i + 1);
+    w.txns.push_back(run_transaction(name, w.snapshot, {ops[i]}, {name, StatsPresence::Collected, false, false}, planner));
+  }
+  std::vector<size_t> order(ops.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  w.run = run_schedule(w.snapshot, w.txns, order, options);
+  w.verdicts = judge_schedule(w.snapshot, w.txns, w.run, planner);
+  return w;
+}
+
+TEST(SerialOracle, SoundCheckerAbortsTheWriteSkewAsARealConflict) {
+  const World w = play(IsolationLevel::Serializable, {set_x15(), delete_where("x > 10")});
+  ASSERT_EQ(w.verdicts.size(), 2u);
+  EXPECT_EQ(w.verdicts[0].kind, VerdictKind::SerializableCommit);
+  EXPECT_EQ(w.verdicts[1].kind, VerdictKind::Abort);
+  EXPECT_EQ(w.verdicts[1].exception, ConflictKind::ConcurrentAppend);
+}
+
+TEST(SerialOracle, AppendSuppressionMutantIsAMissedConflictShowingTheSurvivingRow) {
+  const World w = play(IsolationLevel::Serializable, {set_x15(), delete_where("x > 10")},
+                       {true, Mutant::AppendSuppression});
+  ASSERT_EQ(w.verdicts[1].kind, VerdictKind::MissedConflict);
+  EXPECT_FALSE(w.verdicts[1].exception);
+  ASSERT_EQ(w.verdicts[1].diff.only_in_outcome.size(), 1u);
+  EXPECT_EQ(w.verdicts[1].diff.only_in_outcome[0], row(1, 15));
+  EXPECT_TRUE(w.verdicts[1].diff.only_in_serial.empty());
+  EXPECT_EQ(w.verdicts[1].allowed.front().order, "T1 -> T2");
+}
+
+TEST(SerialOracle, AbortOfAnIndependentWriteIsAFalseConflict) {
+  const World w = play(IsolationLevel::Serializable, {insert(row(3, 30)), delete_where("x > 10")},
+                       {false, Mutant::None});
+  EXPECT_EQ(w.verdicts[1].kind, VerdictKind::Abort);  // the insert x = 30 does match x > 10
+  const World disjoint = play(IsolationLevel::Serializable, {insert(row(3, 1)), delete_where("x > 10")},
+                              {false, Mutant::None});
+  EXPECT_EQ(disjoint.verdicts[1].kind, VerdictKind::FalseConflict);
+  EXPECT_EQ(disjoint.verdicts[1].exception, ConflictKind::ConcurrentAppend);
+}
+
+TEST(SerialOracle, WriteSerializableAllowsTheBlindAppendAfterTheLoser) {
+  const World w = play(IsolationLevel::WriteSerializable, {insert(row(3, 30)), delete_where("x > 10")});
+  ASSERT_EQ(w.verdicts[1].allowed.size(), 2u);
+  EXPECT_EQ(w.verdicts[1].allowed[1].order, "T2 -> T1");
+  EXPECT_EQ(w.verdicts[1].kind, VerdictKind::SerializableCommit);
+  // Under Serializable the same schedule must abort.
+  const World s = play(IsolationLevel::Serializable, {insert(row(3, 30)), delete_where("x > 10")});
+  EXPECT_EQ(s.verdicts[1].kind, VerdictKind::Abort);
+}
+
+TEST(SerialOracle, EmptyCommitMayBeOrderedFirst) {
+  const World w = play(IsolationLevel::Serializable, {insert(row(3, 30)), delete_where("x > 100")});
+  EXPECT_EQ(w.verdicts[1].kind, VerdictKind::SerializableCommit);
+  EXPECT_EQ(w.verdicts[1].allowed.back().order, "T2 -> T1");
+}
+
+TEST(SerialOracle, CanonicalRowsIgnoreOrderAndKeepDuplicates) {
+  EXPECT_EQ(canonical_rows({row(2, 1), row(1, 1), row(2, 1)}), (std::vector<Row>{row(1, 1), row(2, 1), row(2, 1)}));
+  Row with_null = {Value::null(DataType::of(TypeKind::Long)), Value::integral(TypeKind::Int, 0)};
+  EXPECT_TRUE(row_less(with_null, row(1, 0)));
+  EXPECT_FALSE(row_less(row(1, 0), with_null));
+  EXPECT_EQ(verdict_kind_from_name(verdict_kind_name(VerdictKind::FalseConflict)), VerdictKind::FalseConflict);
+}
+
+}  // namespace
+}  // namespace skipsound
