@@ -1,0 +1,142 @@
+#include "proofs/prove_all.h"
+
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace skipsound {
+
+bool RuleProof::as_expected() const {
+  return result.verdict == (expect_counterexample ? TheoremVerdict::Counterexample : TheoremVerdict::Proved);
+}
+
+ProveOutcome ProveSummary::outcome() const {
+  for (const RuleProof& r : rules)
+    if (!r.as_expected()) return ProveOutcome::TheoremFailed;
+  for (const RuleProof& r : composition) {
+    // Under a mutant the sweep only reports: a composed rule may break with its atoms.
+    const bool fine = mutant == Mutant::None ? r.as_expected() : r.result.verdict != TheoremVerdict::Unknown;
+    if (!fine) return ProveOutcome::TheoremFailed;
+  }
+  return ProveOutcome::AsExpected;
+}
+
+ProveSummary prove_all(const ProveOptions& options) {
+  if (options.mutant != Mutant::None && !is_per_file_mutant(options.mutant)) {
+    throw std::invalid_argument(std::string("mutant ") + mutant_name(options.mutant) +
+                                " acts at conflict time, not on one rule; prove takes per-file mutants only");
+  }
+  const auto start = std::chrono::steady_clock::now();
+  ProveSummary summary;
+  summary.mutant = options.mutant;
+  RuleProver prover(options.timeout_ms);
+  for (const PredicateTemplate& t : rule_templates()) {
+    const bool expected = expected_to_break(t, options.mutant);
+    summary.rules.push_back(RuleProof{prover.prove_sound(t, options.mutant), expected});
+    if (options.exactness && options.mutant == Mutant::None && t.single_comparison)
+      summary.exactness.push_back(prover.prove_exact(t));
+  }
+  if (options.composition) {
+    const std::vector<PredicateTemplate> templates = composition_templates(options.max_connectives);
+    summary.composition_templates = templates.size();
+    const size_t stride = std::max<size_t>(options.composition_stride, 1);
+    for (size_t i = 0; i < templates.size(); i += stride)
+      summary.composition.push_back(RuleProof{prover.prove_sound(templates[i], options.mutant), false});
+  }
+  summary.total_millis =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return summary;
+}
+
+namespace {
+
+nlohmann::json result_to_json(const TheoremResult& r) {
+  nlohmann::json j{{"rule", r.rule}, {"type", r.type}, {"verdict", theorem_verdict_name(r.verdict)},
+                   {"millis", r.millis}};
+  if (!r.note.empty()) j["note"] = r.note;
+  if (r.counterexample) {
+    const TheoremCounterexample& c = *r.counterexample;
+    j["counterexample"] = {{"predicate", c.predicate},
+                           {"literals", c.literals_text},
+                           {"stats", c.stats_text},
+                           {"skipping_expression", c.skipping_expression}};
+    if (c.row) j["counterexample"]["row"] = c.row_text;
+  }
+  return j;
+}
+
+nlohmann::json proofs_to_json(const std::vector<RuleProof>& proofs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const RuleProof& p : proofs) {
+    nlohmann::json j = result_to_json(p.result);
+    j["expected"] = p.expect_counterexample ? "COUNTEREXAMPLE" : "PROVED";
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+std::string line_for(const TheoremResult& r, const char* expectation) {
+  char head[160];
+  std::snprintf(head, sizeof head, "%-30s %-14s %-15s %9.1f ms", r.rule.c_str(), r.type.c_str(),
+                theorem_verdict_name(r.verdict), r.millis);
+  std::string line = head;
+  if (expectation) line += std::string("  (expected ") + expectation + ")";
+  if (r.verdict == TheoremVerdict::Unknown && !r.note.empty()) line += "  " + r.note;
+  if (r.counterexample) {
+    const TheoremCounterexample& c = *r.counterexample;
+    line += "\n      predicate: " + c.predicate + "\n      stats: " + c.stats_text;
+    if (c.row) line += "\n      row: " + c.row_text;
+    line += "\n      skipping expression: " + c.skipping_expression;
+  }
+  return line + "\n";
+}
+
+}  // namespace
+
+nlohmann::json summary_to_json(const ProveSummary& s) {
+  nlohmann::json j{{"mutant", mutant_name(s.mutant)},
+                   {"outcome", s.outcome() == ProveOutcome::AsExpected ? "as-expected" : "theorem-failed"},
+                   {"total_millis", s.total_millis},
+                   {"rules", proofs_to_json(s.rules)}};
+  nlohmann::json exact = nlohmann::json::array();
+  for (const TheoremResult& r : s.exactness) exact.push_back(result_to_json(r));
+  j["exactness"] = std::move(exact);
+  if (s.composition_templates > 0) {
+    j["composition"] = {{"templates", s.composition_templates}, {"proved", proofs_to_json(s.composition)}};
+  }
+  return j;
+}
+
+std::string summary_to_text(const ProveSummary& s) {
+  std::ostringstream out;
+  out << "rule theorems (mutant: " << mutant_name(s.mutant) << ")\n";
+  size_t unexpected = 0;
+  for (const RuleProof& p : s.rules) {
+    const bool surprising = !p.as_expected();
+    unexpected += surprising;
+    out << line_for(p.result, surprising ? (p.expect_counterexample ? "COUNTEREXAMPLE" : "PROVED") : nullptr);
+  }
+  if (!s.exactness.empty()) {
+    out << "\nexactness on tight stats (COUNTEREXAMPLE = a skip the rule misses)\n";
+    for (const TheoremResult& r : s.exactness) out << line_for(r, nullptr);
+  }
+  if (s.composition_templates > 0) {
+    size_t proved = 0;
+    double millis = 0;
+    for (const RuleProof& p : s.composition) {
+      proved += p.result.verdict == TheoremVerdict::Proved;
+      millis += p.result.millis;
+      if (p.result.verdict != TheoremVerdict::Proved) out << line_for(p.result, nullptr);
+    }
+    out << "\ncomposition: " << s.composition.size() << " of " << s.composition_templates
+        << " templates proved-checked, " << proved << " PROVED, " << millis << " ms\n";
+  }
+  out << "\n" << s.rules.size() << " rule theorems, " << unexpected << " not as expected; total "
+      << s.total_millis << " ms\n";
+  return out.str();
+}
+
+}  // namespace skipsound

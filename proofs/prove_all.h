@@ -1,0 +1,48 @@
+// `skipsound prove` as a library (also called by `skipsound gate`): every rule theorem, the
+// exactness converse and optionally the composition sweep, with one overall outcome.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "proofs/rule_theorems.h"
+
+namespace skipsound {
+
+struct ProveOptions {
+  Mutant mutant = Mutant::None;  // per-file mutants only
+  bool exactness = true;
+  bool composition = false;
+  int max_connectives = 3;
+  size_t composition_stride = 1;  // prove every n-th composition template (1 = all)
+  unsigned timeout_ms = 20000;
+};
+
+struct RuleProof {
+  TheoremResult result;
+  // Under a mutant: the rule is one the mutant breaks, so COUNTEREXAMPLE is the expected verdict.
+  bool expect_counterexample = false;
+  bool as_expected() const;
+};
+
+enum class ProveOutcome { AsExpected, TheoremFailed };
+
+struct ProveSummary {
+  Mutant mutant = Mutant::None;
+  std::vector<RuleProof> rules;
+  std::vector<TheoremResult> exactness;   // informational: COUNTEREXAMPLE = a missed skip
+  std::vector<RuleProof> composition;
+  size_t composition_templates = 0;       // before the stride
+  double total_millis = 0;
+  ProveOutcome outcome() const;
+};
+
+// Throws std::invalid_argument for a conflict-time mutant (not a per-rule property).
+ProveSummary prove_all(const ProveOptions& options);
+
+nlohmann::json summary_to_json(const ProveSummary& s);
+std::string summary_to_text(const ProveSummary& s);
+
+}  // namespace skipsound

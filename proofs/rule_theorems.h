@@ -1,0 +1,68 @@
+// The symbolic rule theorems (SPEC §6): for a predicate template with symbolic literals and a
+// file with symbolic stats, "a row consistent with the stats makes the predicate TRUE and the
+// production logic skips the file" is unsatisfiable. The production side is the builder's own
+// skipping predicate for the template, encoded with verification, the keep rule, the timestamp
+// bump, string truncation and NaN order (smt/symbolic_skipping.h), mutants included. A solver
+// witness is replayed through the concrete code before it is called a counterexample.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/skipping_expr.h"
+#include "model/row.h"
+#include "model/stats.h"
+#include "proofs/rule_catalogue.h"
+
+namespace skipsound {
+
+enum class TheoremVerdict { Proved, Counterexample, Unknown };
+const char* theorem_verdict_name(TheoremVerdict v);  // "PROVED", "COUNTEREXAMPLE", "UNKNOWN"
+
+// A file, literals and (for soundness) a row on which the theorem fails, re-checked concretely.
+struct TheoremCounterexample {
+  FileStats stats;
+  int64_t dv_cardinality = 0;
+  std::vector<Value> literals;  // by slot
+  std::optional<Row> row;       // absent for exactness (no consistent row matches)
+  std::string predicate;        // the template with these literals, as SQL
+  std::string skipping_expression;
+  // Rendered for reports: Delta stats JSON (+ "dv=N"), the row as JSON, the literals as SQL.
+  std::string stats_text;
+  std::string row_text;
+  std::string literals_text;
+};
+
+struct TheoremResult {
+  std::string rule;
+  std::string type;
+  TheoremVerdict verdict = TheoremVerdict::Unknown;
+  std::string note;  // PROVED: how; UNKNOWN: why
+  std::optional<TheoremCounterexample> counterexample;
+  double millis = 0;
+};
+
+class RuleProver {
+ public:
+  explicit RuleProver(unsigned timeout_ms = 20000);
+  ~RuleProver();
+  RuleProver(const RuleProver&) = delete;
+  RuleProver& operator=(const RuleProver&) = delete;
+
+  // Soundness of the production rule under `mutant`.
+  TheoremResult prove_sound(const PredicateTemplate& t, Mutant mutant = Mutant::None);
+  // Soundness of a hand-made skipping predicate written over the template's sentinels (tests
+  // inject wrong rules with it); `claimed` must reference only the template's literals.
+  TheoremResult prove_claim_sound(const PredicateTemplate& t, const SkippingPredicate& claimed,
+                                  Mutant mutant = Mutant::None);
+  // The converse on tight stats with every stat present and no deletion vector: a kept file
+  // holds a row that makes the predicate TRUE. COUNTEREXAMPLE = a missed skip.
+  TheoremResult prove_exact(const PredicateTemplate& t);
+
+ private:
+  struct Context;
+  std::unique_ptr<Context> z3_;
+};
+
+}  // namespace skipsound
