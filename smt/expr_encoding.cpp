@@ -17,6 +17,17 @@ z3::expr wrap_integral(const z3::expr& exact, TypeKind kind) {
   return z3::mod(exact - offset, modulus) + offset;
 }
 
+// 'abc%': the codes of its prefix (a starts-with test is cheaper for Z3 than a regex).
+std::optional<std::vector<unsigned>> literal_prefix(const std::vector<LikeElement>& elements) {
+  if (elements.empty() || elements.back().kind != LikeElementKind::AnyRun) return std::nullopt;
+  std::vector<unsigned> codes;
+  for (size_t i = 0; i + 1 < elements.size(); ++i) {
+    if (elements[i].kind != LikeElementKind::Char) return std::nullopt;
+    codes.push_back(elements[i].code_point);
+  }
+  return codes;
+}
+
 bool same_type(const DataType& a, const DataType& b) {
   return a.kind == b.kind && a.precision == b.precision && a.scale == b.scale;
 }
@@ -136,44 +147,32 @@ SymValue ExprEncoder::like(const Expr& e) {
   if (pattern.kind != ExprKind::Literal || value.domain != Domain::String)
     return fresh(e.type, "LIKE with a non-literal pattern");
   if (pattern.literal.is_null() || is_null_constant(value)) return truth(ctx_.bool_val(true), ctx_.bool_val(false));
-  const std::string& text = pattern.literal.as_string();
-  if (!text.empty() && text.back() == '%' && text.find_first_of("%_\\") == text.size() - 1)
-    // 'abc%': starts-with, exactly.
-    return truth(value.is_null, z3::prefixof(encode_string(ctx_, text.substr(0, text.size() - 1), alphabet_),
-                                             value.payload));
+  std::optional<std::vector<LikeElement>> elements = parse_like_pattern(pattern.literal.as_string());
+  if (!elements) return fresh(e.type, "LIKE pattern with an invalid escape");
+  for (LikeElement& element : *elements)
+    if (element.kind == LikeElementKind::Char) element.code_point = alphabet_.encode(element.code_point);
+  if (value.sequence) {
+    const std::optional<z3::expr> match = sequence_like(*value.sequence, *elements);
+    if (!match) return fresh(e.type, "LIKE with an inner '%' on a sequence-encoded string");
+    return truth(value.is_null, *match);
+  }
+  if (const auto prefix = literal_prefix(*elements)) return truth(value.is_null, sym_has_prefix(value, *prefix));
+  return truth(value.is_null, z3::in_re(value.payload, like_regex(*elements)));
+}
+
+// The pattern as a regular expression over alphabet codes ('abc%' as a prefix test).
+z3::expr ExprEncoder::like_regex(const std::vector<LikeElement>& elements) const {
   const z3::expr any_char = z3::range(encode_code(ctx_, 0), encode_code(ctx_, alphabet_.top_code()));
-  const std::vector<char32_t> chars = utf8_code_points(pattern.literal.as_string());
   z3::expr_vector parts(ctx_);
-  std::string literal_run;
-  bool wildcard = false;
-  const auto flush = [&] {
-    if (!literal_run.empty()) parts.push_back(z3::to_re(encode_string(ctx_, literal_run, alphabet_)));
-    literal_run.clear();
-  };
-  for (size_t i = 0; i < chars.size(); ++i) {
-    char32_t c = chars[i];
-    if (c == U'\\') {
-      // Spark's default escape: only \_, \% and \\ are valid; anything else is an error there.
-      if (i + 1 == chars.size() || (chars[i + 1] != U'_' && chars[i + 1] != U'%' && chars[i + 1] != U'\\'))
-        return fresh(e.type, "LIKE pattern with an invalid escape");
-      literal_run += utf8_from_code_points({chars[++i]});
-      continue;
+  for (const LikeElement& element : elements) {
+    switch (element.kind) {
+      case LikeElementKind::Char: parts.push_back(z3::to_re(encode_code(ctx_, element.code_point))); break;
+      case LikeElementKind::AnyOne: parts.push_back(any_char); break;
+      case LikeElementKind::AnyRun: parts.push_back(z3::star(any_char)); break;
     }
-    if (c == U'%' || c == U'_') {
-      flush();
-      parts.push_back(c == U'%' ? z3::star(any_char) : any_char);
-      wildcard = true;
-      continue;
-    }
-    literal_run += utf8_from_code_points({c});
   }
-  flush();
-  if (!wildcard) {
-    return truth(value.is_null, parts.empty() ? value.payload == ctx_.string_val("")
-                                              : z3::in_re(value.payload, parts[0]));
-  }
-  const z3::expr regex = parts.size() == 1 ? parts[0] : z3::concat(parts);
-  return truth(value.is_null, z3::in_re(value.payload, regex));
+  if (parts.empty()) return z3::to_re(ctx_.string_val(""));
+  return parts.size() == 1 ? parts[0] : z3::concat(parts);
 }
 
 SymValue ExprEncoder::arithmetic(const Expr& e) {

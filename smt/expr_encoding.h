@@ -34,6 +34,7 @@ class ExprEncoder {
   SymValue compare(const Expr& e);
   SymValue in_list(const Expr& e);
   SymValue like(const Expr& e);
+  z3::expr like_regex(const std::vector<LikeElement>& elements) const;
   SymValue arithmetic(const Expr& e);
   SymValue cast(const Expr& e);
   SymValue fresh(const DataType& type, const std::string& why);

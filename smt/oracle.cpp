@@ -2,6 +2,7 @@
 
 #include "model/evaluator.h"
 #include "model/printer.h"
+#include "smt/allowance_slice.h"
 #include "smt/expr_encoding.h"
 #include "smt/stats_encoding.h"
 
@@ -35,6 +36,16 @@ class ScopedPush {
  private:
   z3::solver& solver_;
 };
+
+// String columns compared with constants only: those the predicate uses so, and those only the
+// stats constrain (bounds and prefixes are constants too).
+std::set<int> sequence_encoded_leaves(const Expr& predicate, const Schema& schema, const std::set<int>& referenced,
+                                      const RowAllowance& query) {
+  std::set<int> leaves = sequence_leaves(predicate, schema);
+  for (const ColumnAllowance& a : query.columns)
+    if (!referenced.count(a.leaf) && schema.leaves().at(a.leaf).type.kind == TypeKind::String) leaves.insert(a.leaf);
+  return leaves;
+}
 
 std::string tracker_name(const z3::expr& tracker) { return tracker.decl().name().str(); }
 
@@ -73,15 +84,19 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
   z3::context& ctx = state_->ctx;
   z3::solver& solver = state_->solver;
   const RowAllowance allowance = row_allowance(file, schema);
+  const std::set<int> referenced = referenced_leaves(*predicate);
+  const AllowanceSlice slice = slice_allowance(allowance, referenced, schema.leaves().size());
   std::set<char32_t> mentioned;
   collect_code_points(*predicate, mentioned);
-  collect_code_points(allowance, mentioned);
+  collect_code_points(slice.query, mentioned);
   const CodePointMap alphabet(mentioned);
   RowSymbols row(ctx, schema, alphabet);
+  row.use_sequences(sequence_encoded_leaves(*predicate, schema, referenced, slice.query),
+                    sequence_capacity(*predicate, slice.query));
   ExprEncoder encoder(ctx, row, alphabet);
 
   try {
-    std::vector<LabelledAssertion> labelled = encode_allowance(allowance, row, alphabet);
+    std::vector<LabelledAssertion> labelled = encode_allowance(slice.query, row, alphabet);
     std::vector<ExprPtr> conjuncts;
     split_conjuncts(predicate, conjuncts);
     for (const ExprPtr& c : conjuncts) labelled.push_back({encoder.is_true(*c), "pred: " + to_sql(c)});
@@ -97,12 +112,16 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
     z3::check_result outcome = solver.check();
     std::string problem;
     std::optional<Row> witness;
-    if (outcome == z3::sat) witness = row.decode(solver.get_model(), problem);
+    const auto decode = [&] {
+      witness = row.decode(solver.get_model(), problem);
+      if (witness) witness = complete_witness(*witness, slice);
+    };
+    if (outcome == z3::sat) decode();
     if (outcome == z3::sat && !witness && !row.alphabet_constraints().empty()) {
       // A string used a code past U+10FFFF's image: retry with the alphabet asserted.
       for (const z3::expr& a : row.alphabet_constraints()) solver.add(a);
       outcome = solver.check();
-      if (outcome == z3::sat) witness = row.decode(solver.get_model(), problem);
+      if (outcome == z3::sat) decode();
     }
     OracleResult result = Unknown{"z3: " + solver.reason_unknown()};
     if (outcome == z3::unsat) {

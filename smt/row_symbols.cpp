@@ -51,6 +51,27 @@ std::optional<unsigned> single_code(const std::string& printed) {
 RowSymbols::RowSymbols(z3::context& ctx, const Schema& schema, const CodePointMap& alphabet)
     : ctx_(ctx), schema_(schema), alphabet_(alphabet) {}
 
+void RowSymbols::use_sequences(std::set<int> leaves, int capacity) {
+  sequence_leaves_ = std::move(leaves);
+  sequence_capacity_ = capacity;
+}
+
+// 0 <= len <= K; c_i a decodable code before the end and -1 from it on.
+RowSymbols::Column RowSymbols::make_sequence_column(const std::string& name, const z3::expr& is_null) {
+  const z3::expr length = ctx_.int_const((name + "_length").c_str());
+  type_constraints_.push_back(0 <= length && length <= ctx_.int_val(sequence_capacity_));
+  std::vector<z3::expr> codes;
+  for (int i = 0; i < sequence_capacity_; ++i) {
+    const z3::expr c = ctx_.int_const((name + "_code" + std::to_string(i)).c_str());
+    const z3::expr inside = ctx_.int_val(i) < length;
+    type_constraints_.push_back(z3::implies(inside, ctx_.int_val(alphabet_.lowest()) <= c &&
+                                                        c <= ctx_.int_val(alphabet_.top_code())));
+    type_constraints_.push_back(z3::implies(!inside, c == ctx_.int_val(kPastTheEnd)));
+    codes.push_back(c);
+  }
+  return {{is_null, length, Domain::String, std::nullopt, CodeSequence{codes, length}}, std::nullopt};
+}
+
 const SymValue& RowSymbols::column(int leaf) {
   auto it = columns_.find(leaf);
   if (it == columns_.end()) it = columns_.emplace(leaf, make_column(schema_.leaves().at(leaf))).first;
@@ -62,6 +83,7 @@ RowSymbols::Column RowSymbols::make_column(const Leaf& leaf) {
   const Domain domain = domain_of(leaf.type);
   const z3::expr is_null = ctx_.bool_const((name + "_is_null").c_str());
   const TypeKind kind = leaf.type.kind;
+  if (sequence_leaves_.count(leaf.ordinal)) return make_sequence_column(name, is_null);
   if (domain == Domain::Real) {
     const z3::expr unscaled = ctx_.int_const((name + "_unscaled").c_str());
     const z3::expr limit = ctx_.int_val(power_of_ten(leaf.type.precision).c_str());
@@ -99,6 +121,14 @@ std::optional<std::vector<unsigned>> RowSymbols::string_codes(const z3::model& m
     if (!code) return std::nullopt;
     codes.push_back(*code);
   }
+  return codes;
+}
+
+std::vector<unsigned> RowSymbols::sequence_codes(const z3::model& model, const CodeSequence& sequence) {
+  const int64_t length = model.eval(sequence.length, true).get_numeral_int64();
+  std::vector<unsigned> codes;
+  for (int64_t i = 0; i < length; ++i)
+    codes.push_back(static_cast<unsigned>(model.eval(sequence.codes[i], true).get_numeral_int64()));
   return codes;
 }
 
@@ -144,7 +174,7 @@ std::optional<Value> RowSymbols::decode_value(const z3::model& model, const Leaf
       return Value::floating(kind, wide);
     }
     case Domain::String: {
-      const auto codes = string_codes(model, payload);
+      const auto codes = c.value.sequence ? sequence_codes(model, *c.value.sequence) : string_codes(model, payload);
       if (!codes) break;
       if (kind == TypeKind::Binary) {
         std::string bytes;

@@ -4,6 +4,7 @@
 #pragma once
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ class RowSymbols {
   RowSymbols(z3::context& ctx, const Schema& schema, const CodePointMap& alphabet);
 
   z3::context& context() const { return ctx_; }
+  // Encodes these string leaves as code sequences of `capacity` codes (smt/string_sequence.h).
+  // Call before the first column() call.
+  void use_sequences(std::set<int> leaves, int capacity);
   const SymValue& column(int leaf);
   // Type facts of every column created so far (untracked: they are not stats or predicate).
   const std::vector<z3::expr>& type_constraints() const { return type_constraints_; }
@@ -37,15 +41,19 @@ class RowSymbols {
     std::optional<z3::expr> raw;  // decimal: the unscaled Int; float: the binary32 constant
   };
   Column make_column(const Leaf& leaf);
+  Column make_sequence_column(const std::string& name, const z3::expr& is_null);
   std::optional<Value> decode_value(const z3::model& model, const Leaf& leaf, const Column& c,
                                     std::string& problem) const;
 
   std::optional<std::vector<unsigned>> string_codes(const z3::model& model, const z3::expr& value) const;
+  static std::vector<unsigned> sequence_codes(const z3::model& model, const CodeSequence& sequence);
 
   z3::context& ctx_;
   const Schema& schema_;
   const CodePointMap& alphabet_;
   std::map<int, Column> columns_;
+  std::set<int> sequence_leaves_;
+  int sequence_capacity_ = 0;
   std::vector<z3::expr> type_constraints_;
   std::vector<z3::expr> alphabet_constraints_;
 };

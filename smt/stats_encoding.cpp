@@ -24,7 +24,8 @@ z3::expr in_range(const SymValue& value, const ValueRange& r, const CodePointMap
   z3::expr inside = ctx.bool_val(true);
   if (r.lower) inside = inside && at_least(value, *r.lower, alphabet);
   if (r.upper) inside = inside && at_most(value, *r.upper, alphabet);
-  if (r.prefix) inside = inside && z3::prefixof(encode_string(ctx, *r.prefix, alphabet), value.payload);
+  if (r.prefix)
+    inside = inside && sym_has_prefix(value, *encode_literal(ctx, Value::string(*r.prefix), alphabet).constant_codes);
   return inside;
 }
 

@@ -113,7 +113,25 @@ z3::sort payload_sort(z3::context& ctx, Domain d) {
   }
 }
 
+namespace {
+
+// A sequence-encoded column against a constant; anything else with a sequence is not encodable.
+z3::expr sequence_equal(const SymValue& a, const SymValue& b) {
+  if (a.sequence && b.constant_codes) return sequence_equals(*a.sequence, *b.constant_codes);
+  if (b.sequence && a.constant_codes) return sequence_equals(*b.sequence, *a.constant_codes);
+  incomparable();
+}
+
+z3::expr sequence_less(const SymValue& a, const SymValue& b) {
+  if (a.sequence && b.constant_codes) return sequence_below(*a.sequence, *b.constant_codes);
+  if (b.sequence && a.constant_codes) return sequence_above(*b.sequence, *a.constant_codes);
+  incomparable();
+}
+
+}  // namespace
+
 z3::expr sym_equal(const SymValue& a, const SymValue& b) {
+  if (a.sequence || b.sequence) return sequence_equal(a, b);
   if (a.domain == Domain::Float && b.domain == Domain::Float)
     return (fp_is_nan(a.payload) && fp_is_nan(b.payload)) ||
            wrap(a.payload.ctx(), Z3_mk_fpa_eq(a.payload.ctx(), a.payload, b.payload));
@@ -125,6 +143,7 @@ z3::expr sym_equal(const SymValue& a, const SymValue& b) {
 }
 
 z3::expr sym_less(const SymValue& a, const SymValue& b) {
+  if (a.sequence || b.sequence) return sequence_less(a, b);
   if (a.domain == Domain::Float && b.domain == Domain::Float)
     return (!fp_is_nan(a.payload) && fp_is_nan(b.payload)) ||
            wrap(a.payload.ctx(), Z3_mk_fpa_lt(a.payload.ctx(), a.payload, b.payload));
@@ -141,6 +160,11 @@ z3::expr sym_less(const SymValue& a, const SymValue& b) {
       return str_less(a.payload, b.payload);
     default: incomparable();
   }
+}
+
+z3::expr sym_has_prefix(const SymValue& v, const std::vector<unsigned>& prefix) {
+  if (v.sequence) return sequence_has_prefix(*v.sequence, prefix);
+  return z3::prefixof(string_prefix(v.payload.ctx(), prefix, prefix.size()), v.payload);
 }
 
 z3::expr encode_code(z3::context& ctx, unsigned code) {

@@ -11,6 +11,7 @@
 
 #include "model/value.h"
 #include "smt/code_points.h"
+#include "smt/string_sequence.h"
 
 namespace skipsound::smt {
 
@@ -24,12 +25,18 @@ struct SymValue {
   // String constants: their codes, which let comparisons avoid str.< (Z3 4.8.12's sequence
   // solver needs seconds for str.< against 30-character constants).
   std::optional<std::vector<unsigned>> constant_codes = std::nullopt;
+  // A string column encoded as a code sequence (smt/string_sequence.h); `payload` is then its
+  // length and is compared with nothing.
+  std::optional<CodeSequence> sequence = std::nullopt;
 };
 
 // Spark-order comparisons of two non-null payloads (callers add the NULL handling). Throws
 // std::invalid_argument for domains that cannot be ordered against each other.
 z3::expr sym_equal(const SymValue& a, const SymValue& b);
 z3::expr sym_less(const SymValue& a, const SymValue& b);
+
+// The value starts with the constant whose codes are `prefix` (strings only).
+z3::expr sym_has_prefix(const SymValue& v, const std::vector<unsigned>& prefix);
 
 // Constants. Strings and binary use `alphabet`, which must mention every code point of `v`.
 SymValue encode_literal(z3::context& ctx, const Value& v, const CodePointMap& alphabet);
