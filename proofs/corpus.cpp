@@ -1,0 +1,146 @@
+#include "proofs/corpus.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "model/binder.h"
+#include "model/input_error.h"
+#include "model/printer.h"
+#include "model/row.h"
+#include "model/stats.h"
+
+namespace skipsound {
+namespace {
+
+constexpr DecisionOutcome kAllOutcomes[] = {
+    DecisionOutcome::Kept,        DecisionOutcome::MissedSkip,       DecisionOutcome::SoundSkip,
+    DecisionOutcome::SkipUnconfirmed, DecisionOutcome::UnsoundSkip, DecisionOutcome::SkipWithoutProof,
+    DecisionOutcome::WitnessRejected, DecisionOutcome::OracleError};
+
+const nlohmann::json& required(const nlohmann::json& j, const char* key) {
+  if (!j.is_object() || !j.contains(key)) throw InputError(std::string("corpus case: missing key \"") + key + "\"");
+  return j.at(key);
+}
+
+ColumnPath parse_path(const std::string& dotted) {
+  ColumnPath path;
+  std::stringstream ss(dotted);
+  for (std::string part; std::getline(ss, part, '.');) path.push_back(part);
+  return path;
+}
+
+std::string join_path(const ColumnPath& path) {
+  std::string out;
+  for (const auto& part : path) out += (out.empty() ? "" : ".") + part;
+  return out;
+}
+
+StatsConfig stats_config_from_json(const nlohmann::json& j) {
+  StatsConfig config;
+  config.num_indexed_cols = required(j, "numIndexedCols").get<int>();
+  if (j.contains("statsColumns")) {
+    std::vector<ColumnPath> columns;
+    for (const auto& c : j.at("statsColumns")) columns.push_back(parse_path(c.get<std::string>()));
+    config.stats_columns = columns;
+  }
+  config.partition_columns = required(j, "partitionColumns").get<std::vector<std::string>>();
+  return config;
+}
+
+nlohmann::json stats_config_to_json(const StatsConfig& config) {
+  nlohmann::json j = {{"numIndexedCols", config.num_indexed_cols},
+                      {"partitionColumns", config.partition_columns}};
+  if (config.stats_columns) {
+    j["statsColumns"] = nlohmann::json::array();
+    for (const auto& path : *config.stats_columns) j["statsColumns"].push_back(join_path(path));
+  }
+  return j;
+}
+
+}  // namespace
+
+std::optional<DecisionOutcome> outcome_from_name(const std::string& name) {
+  for (DecisionOutcome o : kAllOutcomes) {
+    if (name == outcome_name(o)) return o;
+  }
+  return std::nullopt;
+}
+
+CorpusCase corpus_case_from_json(const nlohmann::json& j) {
+  CorpusCase c;
+  try {
+    c.description = j.value("description", "");
+    c.table.schema = Schema::from_json(required(j, "schema"));
+    c.table.stats_config = stats_config_from_json(required(j, "statsConfig"));
+    for (const auto& r : required(j, "rows")) {
+      c.file.rows.push_back(row_from_json(required(r, "values"), c.table.schema));
+      c.file.deleted.push_back(r.value("deleted", false));
+    }
+    c.file.stats = stats_from_json(required(j, "stats"), c.table.schema);
+    c.predicate = parse_and_bind(required(j, "predicate").get<std::string>(), c.table.schema);
+    const auto mutant_text = required(j, "mutant").get<std::string>();
+    const auto mutant = mutant_text == "none" ? std::optional(Mutant::None) : mutant_from_name(mutant_text);
+    if (!mutant) throw InputError("corpus case: unknown mutant \"" + mutant_text + "\"");
+    c.mutant = *mutant;
+    if (j.contains("seed")) c.seed = j.at("seed").get<uint64_t>();
+    const auto expected_text = required(j, "expected").get<std::string>();
+    const auto expected = outcome_from_name(expected_text);
+    if (!expected) throw InputError("corpus case: unknown expected outcome \"" + expected_text + "\"");
+    c.expected = *expected;
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(std::string("corpus case: ") + e.what());
+  } catch (const SchemaError& e) {
+    throw InputError(std::string("corpus case: schema: ") + e.what());
+  }
+  return c;
+}
+
+CorpusCase load_corpus_case(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError("cannot read corpus case " + path);
+  try {
+    return corpus_case_from_json(nlohmann::json::parse(in));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(path + ": " + e.what());
+  }
+}
+
+nlohmann::json corpus_case_to_json(const CorpusCase& c) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (size_t r = 0; r < c.file.rows.size(); ++r) {
+    rows.push_back({{"values", row_to_json(c.file.rows[r], c.table.schema)}, {"deleted", bool(c.file.deleted[r])}});
+  }
+  nlohmann::json j = {{"description", c.description},
+                      {"schema", c.table.schema.to_json()},
+                      {"statsConfig", stats_config_to_json(c.table.stats_config)},
+                      {"rows", rows},
+                      {"stats", stats_to_json(c.file.stats, c.table.schema)},
+                      {"predicate", to_sql(c.predicate)},
+                      {"mutant", mutant_name(c.mutant)},
+                      {"expected", outcome_name(c.expected)}};
+  if (c.seed) j["seed"] = *c.seed;
+  return j;
+}
+
+void save_corpus_case(const CorpusCase& c, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw InputError("cannot write corpus case " + path);
+  out << corpus_case_to_json(c).dump(2) << "\n";
+}
+
+ReplayResult replay_corpus_case(const CorpusCase& c, smt::Oracle& oracle, const std::string& replay_command) {
+  ReplayResult result;
+  result.check = check_decision(c.table, c.file, c.predicate, &oracle, PerFileOptions{c.mutant, OracleUse::Always});
+  result.match = result.check.outcome == c.expected ? ReplayMatch::AsExpected : ReplayMatch::Differs;
+  std::ostringstream os;
+  if (!c.description.empty()) os << c.description << "\n\n";
+  os << render_finding(c.table, c.file, c.predicate, result.check, FindingOrigin{c.seed, c.mutant, replay_command});
+  os << "\nexpected " << outcome_name(c.expected) << ", got " << outcome_name(result.check.outcome)
+     << (result.match == ReplayMatch::AsExpected ? ": as expected\n" : ": DIFFERS\n");
+  result.report = os.str();
+  return result;
+}
+
+}  // namespace skipsound
