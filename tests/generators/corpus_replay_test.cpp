@@ -9,6 +9,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "generators/file_case.h"
+#include "model/stats.h"
 #include "proofs/corpus.h"
 
 namespace skipsound {
@@ -63,7 +64,8 @@ RC_GTEST_PROP(PerFileCorpus, SavedCasesLoadBackExactly, (const generators::FileC
   RC_ASSERT(loaded.table.stats_config == saved.table.stats_config);
   RC_ASSERT(loaded.file.rows == saved.file.rows);
   RC_ASSERT(loaded.file.deleted == saved.file.deleted);
-  RC_ASSERT(loaded.file.stats == saved.file.stats);
+  // Compared as JSON: an emptied ColumnStats and an absent one are the same stats.
+  RC_ASSERT(stats_to_json(loaded.file.stats, loaded.table.schema) == stats_to_json(saved.file.stats, saved.table.schema));
   RC_ASSERT(same_expr(loaded.predicate, saved.predicate));
   RC_ASSERT(loaded.seed == saved.seed);
 }
