@@ -1,0 +1,25 @@
+// `skipsound check` as a function, so tests can run it on their own streams
+// (proofs/cli_check.cpp registers it as a subcommand and documents the decisions-file format).
+#pragma once
+#include <ostream>
+#include <string>
+
+#include "proofs/file_inputs.h"
+
+namespace skipsound::cli {
+
+struct CheckArguments {
+  std::string predicate;       // required unless decisions_file is given
+  FileInputOptions inputs;     // skipsound's own decisions on these files
+  std::string decisions_file;  // or: another engine's decisions, one JSON object a line
+  std::string mutant = "none";
+  bool json = false;
+  unsigned timeout_ms = 2000;
+  std::string smt_dump_dir;    // when set, each query is written there as SMT-LIB 2
+};
+
+// Judges every decision; returns kExitFinding when a skip is unsound (or skipsound's oracle
+// disagrees with itself), else kExitOk. Throws InputError on bad input.
+int run_check(const CheckArguments& args, std::ostream& out, std::ostream& err);
+
+}  // namespace skipsound::cli

@@ -1,0 +1,69 @@
+// Judging one file's KEEP/SKIP decision — skipsound's own or another engine's — with the Z3
+// oracle (SPEC §6: a skip is sound only when Z3 proves that no row consistent with the file's
+// stats makes the predicate TRUE), and reporting it: one line per file, and for an unsound skip
+// an Alive2-style block (SPEC §9).
+#pragma once
+#include <array>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "checker/file_decision.h"
+#include "smt/oracle_result.h"
+
+namespace skipsound::cli {
+
+enum class Judgement {
+  ProvedSkip,     // skipped, and Z3 proved it
+  Keep,           // kept, and Z3 found a row that may match
+  MissedSkip,     // kept although no consistent row can match: a cost, not a bug
+  UnsoundSkip,    // skipped, but Z3 found a (re-checked) consistent row that matches
+  Unknown,        // Z3 could not decide; never a licence to skip
+  InternalError,  // Z3 and the Z3-free re-check disagree: a bug in skipsound
+};
+inline constexpr int kJudgementCount = 6;
+const char* judgement_name(Judgement j);  // "proved skip", "keep", ..., "UNSOUND SKIP"
+// Unsound skips and internal errors fail a run (exit status 1).
+bool is_finding(Judgement j);
+
+Judgement judge(FileVerdict decision, const smt::OracleResult& oracle);
+
+// One file's decision as it was taken and judged.
+struct JudgedFile {
+  std::string name;       // the file's path, or "line N" of a decisions file
+  std::string predicate;  // as given
+  const Schema* schema = nullptr;
+  const FileStats* stats = nullptr;  // nullptr: the file has no stats
+  FileVerdict decision = FileVerdict::Keep;
+  std::string decided_by;            // "skipsound", "skipsound (mutant le-as-lt)", "the judged engine"
+  FileDecision production;           // skipsound's own decision, with expression and evaluation
+  smt::OracleResult oracle;
+  Judgement judgement = Judgement::Unknown;
+};
+
+// "SKIP, proved (stats.x.max = 20; pred: x > 30)", "KEEP (a row may match: {"x":25})",
+// "KEEP, missed skip (no row can match: …)", "UNSOUND SKIP (witness row {"x":30})",
+// "UNKNOWN (z3: timeout)".
+std::string judgement_line(const JudgedFile& file);
+
+// The line, and for an unsound skip the Alive2-style report: headline, predicate, the file's
+// stats, the witness row, the skipping expression and how it evaluated, and a one-line verdict.
+void print_judged_file(std::ostream& out, const JudgedFile& file);
+nlohmann::json judged_file_json(const JudgedFile& file);
+
+class JudgementTally {
+ public:
+  void add(Judgement j) { ++counts_[static_cast<size_t>(j)]; }
+  int count(Judgement j) const { return counts_[static_cast<size_t>(j)]; }
+  bool has_finding() const;
+  // "Summary: 3 files: 1 proved skip, 1 keep, 0 missed skip, 1 UNSOUND SKIP, 0 unknown"
+  std::string summary_line() const;
+  nlohmann::json json() const;
+
+ private:
+  std::array<int, kJudgementCount> counts_{};
+};
+
+}  // namespace skipsound::cli
