@@ -1,0 +1,354 @@
+#include "generators/world_gen.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace skipsound::generators {
+
+namespace {
+
+constexpr int kMaxX = 40;
+constexpr int kBandWidth = 10;  // disjoint worlds give transaction t the x band [10t, 10t+9]
+const std::vector<std::string> kPartitionValues = {"a", "b", "c"};
+
+// Everything the operation generators look at: the table as generated so far.
+struct Context {
+  const World* world = nullptr;
+  std::vector<int> xs;       // every non-null x of the initial table
+  std::vector<int64_t> ids;  // every id of the initial table
+};
+
+Context context_of(const World& w) {
+  Context c{&w, {}, {}};
+  for (const WorldFile& f : w.files) {
+    for (const WorldRow& r : f.rows) {
+      c.ids.push_back(r.id);
+      if (r.x) c.xs.push_back(*r.x);
+    }
+  }
+  return c;
+}
+
+bool one_in(int n) { return *rc::gen::inRange(0, n) == 0; }
+
+// A value of x next to the table's own values (a boundary of some file's stats), else anywhere.
+int boundary_x(const Context& c) {
+  if (c.xs.empty() || one_in(4)) return *rc::gen::inRange(0, kMaxX + 1);
+  return *rc::gen::elementOf(c.xs) + *rc::gen::inRange(-1, 2);
+}
+
+std::string partition_value() { return *rc::gen::elementOf(kPartitionValues); }
+
+std::string x_atom(const Context& c) {
+  const int v = boundary_x(c);
+  switch (*rc::gen::inRange(0, 10)) {
+    case 0: return "x > " + std::to_string(v);
+    case 1: return "x >= " + std::to_string(v);
+    case 2: return "x < " + std::to_string(v);
+    case 3: return "x <= " + std::to_string(v);
+    case 4: return "x = " + std::to_string(v);
+    case 5: return "x <> " + std::to_string(v);
+    case 6: return "x BETWEEN " + std::to_string(v) + " AND " + std::to_string(v + *rc::gen::inRange(0, 6));
+    case 7: return "x IN (" + std::to_string(v) + ", " + std::to_string(boundary_x(c)) + ")";
+    case 8: return one_in(2) ? "x IS NULL" : "x IS NOT NULL";
+    default: return "NOT (x > " + std::to_string(v) + ")";
+  }
+}
+
+std::string id_atom(const Context& c) {
+  const int64_t k = c.ids.empty() ? 1 : *rc::gen::elementOf(c.ids) + *rc::gen::inRange(0, 2);
+  return (one_in(2) ? "id < " : "id >= ") + std::to_string(k);
+}
+
+std::string p_atom() {
+  switch (*rc::gen::inRange(0, 3)) {
+    case 0: return "p = '" + partition_value() + "'";
+    case 1: return "p IN ('" + partition_value() + "', '" + partition_value() + "')";
+    default: return "p <> '" + partition_value() + "'";
+  }
+}
+
+std::string atom(const Context& c, bool prefer_partition) {
+  if (prefer_partition && one_in(2)) return p_atom();
+  if (one_in(5)) return id_atom(c);
+  if (c.world->partitioned && one_in(4)) return p_atom();
+  return x_atom(c);
+}
+
+std::string predicate(const Context& c, bool prefer_partition = false) {
+  switch (*rc::gen::inRange(0, 4)) {
+    case 0:
+    case 1: return atom(c, prefer_partition);
+    case 2: return atom(c, prefer_partition) + " AND " + atom(c, false);
+    default: return "(" + atom(c, prefer_partition) + " OR " + atom(c, false) + ")";
+  }
+}
+
+WorldRow new_row(const Context& c, int64_t id, const std::string& p) {
+  WorldRow r{id, std::nullopt, p};
+  if (!one_in(10)) r.x = std::clamp(boundary_x(c), 0, kMaxX);
+  return r;
+}
+
+std::string rows_json(const std::vector<WorldRow>& rows) {
+  std::string text = "[";
+  for (size_t i = 0; i < rows.size(); ++i) text += (i ? ", " : "") + world_row_json(rows[i]);
+  return text + "]";
+}
+
+// New ids never collide: transaction t inserts ids 1000 * (t + 1) + j.
+std::vector<WorldRow> new_rows(const Context& c, size_t txn, int max_rows) {
+  std::vector<WorldRow> rows;
+  const int n = *rc::gen::inRange(1, max_rows + 1);
+  for (int j = 0; j < n; ++j) rows.push_back(new_row(c, 1000 * static_cast<int64_t>(txn + 1) + j, partition_value()));
+  return rows;
+}
+
+std::string insert_op(const Context& c, size_t txn) { return "INSERT " + rows_json(new_rows(c, txn, 3)); }
+
+std::string delete_op(const Context& c, bool prefer_partition = false) {
+  return "DELETE WHERE " + predicate(c, prefer_partition);
+}
+
+std::string update_op(const Context& c, bool prefer_partition = false) {
+  const std::string set = one_in(4) ? "x = x + 1" : "x = " + std::to_string(std::clamp(boundary_x(c), 0, kMaxX));
+  return "UPDATE SET " + set + " WHERE " + predicate(c, prefer_partition);
+}
+
+// Upserts: some source rows match existing ids (replaced), the rest are new.
+std::string merge_op(const Context& c, size_t txn) {
+  std::vector<WorldRow> rows = new_rows(c, txn, 2);
+  if (!c.ids.empty() && !one_in(4)) {
+    rows.front().id = *rc::gen::elementOf(c.ids);
+  }
+  return "MERGE ON id USING " + rows_json(rows);
+}
+
+std::string optimize_op() {
+  switch (*rc::gen::inRange(0, 3)) {
+    case 0: return "OPTIMIZE";
+    case 1: return "OPTIMIZE CLUSTER BY x";
+    default: return "OPTIMIZE CLUSTER BY x ROWS PER FILE 2";
+  }
+}
+
+std::string any_write(const Context& c, size_t txn, bool prefer_partition = false) {
+  switch (*rc::gen::inRange(0, 10)) {
+    case 0:
+    case 1: return insert_op(c, txn);
+    case 2:
+    case 3:
+    case 4: return delete_op(c, prefer_partition);
+    case 5:
+    case 6:
+    case 7: return update_op(c, prefer_partition);
+    case 8: return merge_op(c, txn);
+    default: return optimize_op();
+  }
+}
+
+// A write, sometimes preceded by a read of its own (several scans: several read predicates).
+WorldTransaction plain_transaction(const Context& c, size_t txn, int select_one_in,
+                                   bool prefer_partition = false) {
+  WorldTransaction t;
+  if (one_in(select_one_in)) t.operations.push_back("SELECT WHERE " + predicate(c, prefer_partition));
+  t.operations.push_back(any_write(c, txn, prefer_partition));
+  return t;
+}
+
+std::vector<WorldFile> initial_files(const World& w) {
+  std::vector<WorldFile> files(*rc::gen::inRange<size_t>(1, 5));
+  int64_t next_id = 1;
+  for (size_t k = 0; k < files.size(); ++k) {
+    const std::string p = w.partitioned ? kPartitionValues[k % kPartitionValues.size()] : "";
+    const int rows = *rc::gen::inRange(1, 5);
+    for (int j = 0; j < rows; ++j) {
+      WorldRow r{next_id++, std::nullopt, w.partitioned ? p : partition_value()};
+      if (w.clustered) {
+        r.x = static_cast<int>(k) * kBandWidth + *rc::gen::inRange(0, kBandWidth);
+      } else if (!one_in(10)) {
+        r.x = *rc::gen::inRange(0, kMaxX + 1);
+      }
+      files[k].rows.push_back(r);
+    }
+  }
+  return files;
+}
+
+std::string band_predicate(size_t band) {
+  const int lo = static_cast<int>(band) * kBandWidth;
+  return one_in(2) ? "x BETWEEN " + std::to_string(lo) + " AND " + std::to_string(lo + kBandWidth - 1)
+                   : "x >= " + std::to_string(lo) + " AND x < " + std::to_string(lo + kBandWidth);
+}
+
+// Transaction t works in x band t only: its reads and its writes stay there.
+WorldTransaction disjoint_transaction(const Context& c, size_t txn) {
+  const int lo = static_cast<int>(txn) * kBandWidth;
+  const auto band_x = [&] { return std::to_string(lo + *rc::gen::inRange(0, kBandWidth)); };
+  WorldTransaction t;
+  switch (*rc::gen::inRange(0, 3)) {
+    case 0: {
+      std::vector<WorldRow> rows = new_rows(c, txn, 3);
+      for (WorldRow& r : rows) r.x = lo + *rc::gen::inRange(0, kBandWidth);
+      t.operations.push_back("INSERT " + rows_json(rows));
+      break;
+    }
+    case 1: t.operations.push_back("DELETE WHERE " + band_predicate(txn)); break;
+    default: t.operations.push_back("UPDATE SET x = " + band_x() + " WHERE " + band_predicate(txn)); break;
+  }
+  return t;
+}
+
+// The write-skew shape: the mover's UPDATE takes row k across the reader's threshold.
+std::vector<WorldTransaction> value_moving_pair(const Context& c) {
+  std::vector<const WorldRow*> rows;
+  for (const WorldFile& f : c.world->files) {
+    for (const WorldRow& r : f.rows) if (r.x) rows.push_back(&r);
+  }
+  // Draw an index, never a pointer: shrinking replays the draw on a later copy of the world.
+  const WorldRow& moved =
+      rows.empty() ? c.world->files.front().rows.front() : *rows[*rc::gen::inRange<size_t>(0, rows.size())];
+  const int old_x = moved.x.value_or(0);
+  const bool into = !one_in(2);
+  const bool greater = one_in(2);
+  const int gap = *rc::gen::inRange(0, 3);
+  // "x > t" holds for the new value and not the old one (into), or the reverse (out of).
+  int threshold = 0;
+  int new_x = 0;
+  if (greater) {
+    threshold = into ? old_x + gap : old_x - 1 - gap;
+    new_x = into ? threshold + 1 + *rc::gen::inRange(0, 3) : threshold - *rc::gen::inRange(0, 3);
+  } else {
+    threshold = into ? old_x - gap : old_x + 1 + gap;
+    new_x = into ? threshold - 1 - *rc::gen::inRange(0, 3) : threshold + *rc::gen::inRange(0, 3);
+  }
+  WorldTransaction mover;
+  mover.operations.push_back("UPDATE SET x = " + std::to_string(new_x) + " WHERE id = " + std::to_string(moved.id));
+  WorldTransaction reader;
+  const std::string condition = std::string("x ") + (greater ? "> " : "< ") + std::to_string(threshold);
+  switch (*rc::gen::inRange(0, 3)) {
+    case 0: reader.operations.push_back("DELETE WHERE " + condition); break;
+    case 1: reader.operations.push_back("UPDATE SET x = " + std::to_string(threshold) + " WHERE " + condition); break;
+    default:
+      reader.operations.push_back("SELECT WHERE " + condition);
+      reader.operations.push_back(insert_op(c, 1));
+      reader.not_blind = true;
+      break;
+  }
+  return {mover, reader};
+}
+
+std::vector<size_t> commit_order(size_t n) {
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  for (size_t i = n; i-- > 1;) std::swap(order[i], order[*rc::gen::inRange<size_t>(0, i + 1)]);
+  return order;
+}
+
+void draw_table(World& w) {
+  const WorldCategory c = w.category;
+  w.partitioned = c == WorldCategory::Partitioned || (c == WorldCategory::Mixed && one_in(3));
+  w.deletion_vectors = c == WorldCategory::WideDv || (c != WorldCategory::Disjoint && one_in(3));
+  w.clustered = c == WorldCategory::Disjoint || one_in(3);
+  w.files = initial_files(w);
+  if (c == WorldCategory::MissingStats || (c == WorldCategory::Mixed && one_in(4))) {
+    if (one_in(3)) w.num_indexed_cols = 1;
+    for (WorldFile& f : w.files) f.has_stats = !one_in(2);
+  }
+}
+
+std::vector<WorldTransaction> draw_transactions(const World& w) {
+  const Context c = context_of(w);
+  const WorldCategory cat = w.category;
+  if (cat == WorldCategory::ValueMoving) {
+    std::vector<WorldTransaction> txns = value_moving_pair(c);
+    if (one_in(3)) txns.push_back(plain_transaction(c, 2, 3));
+    return txns;
+  }
+  const size_t n = *rc::gen::inRange<size_t>(2, cat == WorldCategory::Disjoint ? 4 : 5);
+  std::vector<WorldTransaction> txns;
+  for (size_t t = 0; t < n; ++t) {
+    switch (cat) {
+      case WorldCategory::Disjoint: txns.push_back(disjoint_transaction(c, t)); break;
+      case WorldCategory::Partitioned: txns.push_back(plain_transaction(c, t, 3, true)); break;
+      case WorldCategory::WideDv: {
+        WorldTransaction tx;
+        if (one_in(3)) tx.operations.push_back("SELECT WHERE " + predicate(c));
+        tx.operations.push_back(one_in(2) ? delete_op(c) : update_op(c));
+        txns.push_back(tx);
+        break;
+      }
+      case WorldCategory::Mixed: txns.push_back(plain_transaction(c, t, 2)); break;
+      default: txns.push_back(plain_transaction(c, t, 4)); break;
+    }
+  }
+  const size_t special = *rc::gen::inRange<size_t>(0, n);
+  if (cat == WorldCategory::WholeTable) {
+    switch (*rc::gen::inRange(0, 3)) {
+      case 0: txns[special].whole_table_read = true; break;
+      case 1: txns[special].operations = {"DELETE"}; break;
+      default: txns[special].operations = {"UPDATE SET x = " + std::to_string(boundary_x(c))}; break;
+    }
+  } else if (cat == WorldCategory::EmptyReads) {
+    txns[special] = WorldTransaction{{insert_op(c, special)}, false, true, false};
+  } else if (cat == WorldCategory::MissingStats) {
+    for (WorldTransaction& t : txns) t.no_stats = one_in(2);
+  } else if (cat == WorldCategory::Mixed) {
+    for (WorldTransaction& t : txns) {
+      t.whole_table_read = one_in(8);
+      t.not_blind = one_in(6);
+      t.no_stats = one_in(8);
+    }
+  }
+  return txns;
+}
+
+}  // namespace
+
+const char* world_category_name(WorldCategory c) {
+  switch (c) {
+    case WorldCategory::Disjoint: return "disjoint";
+    case WorldCategory::Overlapping: return "overlapping";
+    case WorldCategory::MissingStats: return "missing-stats";
+    case WorldCategory::WideDv: return "wide-dv";
+    case WorldCategory::Partitioned: return "partitioned";
+    case WorldCategory::WholeTable: return "whole-table";
+    case WorldCategory::EmptyReads: return "empty-reads";
+    case WorldCategory::ValueMoving: return "value-moving";
+    case WorldCategory::Mixed: return "mixed";
+  }
+  return "?";
+}
+
+const std::vector<WorldCategory>& all_world_categories() {
+  static const std::vector<WorldCategory> kAll = {
+      WorldCategory::Disjoint,   WorldCategory::Overlapping, WorldCategory::MissingStats,
+      WorldCategory::WideDv,     WorldCategory::Partitioned, WorldCategory::WholeTable,
+      WorldCategory::EmptyReads, WorldCategory::ValueMoving, WorldCategory::Mixed};
+  return kAll;
+}
+
+std::optional<WorldCategory> world_category_from_name(std::string_view name) {
+  for (WorldCategory c : all_world_categories()) {
+    if (name == world_category_name(c)) return c;
+  }
+  return std::nullopt;
+}
+
+std::string world_row_json(const WorldRow& row) {
+  return "{\"id\": " + std::to_string(row.id) + ", \"x\": " + (row.x ? std::to_string(*row.x) : "null") +
+         ", \"p\": \"" + row.p + "\"}";
+}
+
+rc::Gen<World> world(WorldCategory category) {
+  return rc::gen::exec([category] {
+    World w;
+    w.category = category;
+    draw_table(w);
+    w.transactions = draw_transactions(w);
+    w.commit_order = commit_order(w.transactions.size());
+    return w;
+  });
+}
+
+}  // namespace skipsound::generators

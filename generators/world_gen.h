@@ -1,0 +1,68 @@
+// RapidCheck generator for interleaving worlds: a small table (partitioned or not, deletion
+// vectors on or off, clustered or not, stats complete or missing) and 2-4 concurrent
+// transactions drawn from INSERT, DELETE, UPDATE, MERGE and OPTIMIZE, with predicates whose
+// literals sit on the table's value boundaries. Each named category biases the draw towards one
+// shape of conflict (see world_category_name). Operations are written in the scenario syntax
+// (proofs/scenario.h), so a world is replayed, shrunk and saved as plain text.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <rapidcheck.h>
+
+namespace skipsound::generators {
+
+enum class WorldCategory {
+  Disjoint,      // transactions write disjoint x bands of a clustered table
+  Overlapping,   // predicates over the same x range
+  MissingStats,  // files or writers without stats, or x not indexed
+  WideDv,        // deletion vectors on: DML winners re-add files with wide stats
+  Partitioned,   // partition column p, predicates mixing p and x
+  WholeTable,    // a transaction reads the whole table
+  EmptyReads,    // a non-blind INSERT that records no read predicate
+  ValueMoving,   // an UPDATE moves a row into (or out of) another transaction's predicate
+  Mixed,         // anything above, several scans per transaction
+};
+const char* world_category_name(WorldCategory c);  // "disjoint", "value-moving", ...
+std::optional<WorldCategory> world_category_from_name(std::string_view name);
+const std::vector<WorldCategory>& all_world_categories();
+
+// Columns are fixed: id long (unique), x int (nullable), p string (the partition column when
+// the table is partitioned, else an ordinary column).
+struct WorldRow {
+  int64_t id = 0;
+  std::optional<int> x;
+  std::string p;
+};
+
+struct WorldFile {
+  std::vector<WorldRow> rows;
+  bool has_stats = true;
+};
+
+struct WorldTransaction {
+  std::vector<std::string> operations;  // scenario syntax, at most the last one writes
+  bool whole_table_read = false;
+  bool not_blind = false;
+  bool no_stats = false;
+};
+
+struct World {
+  WorldCategory category = WorldCategory::Mixed;
+  bool partitioned = false;
+  bool deletion_vectors = false;
+  bool clustered = false;
+  int num_indexed_cols = 32;  // 1 = only id has stats
+  std::vector<WorldFile> files;
+  std::vector<WorldTransaction> transactions;  // named T1, T2, ... in this order
+  std::vector<size_t> commit_order;
+};
+
+rc::Gen<World> world(WorldCategory category);
+
+std::string world_row_json(const WorldRow& row);  // {"id": 1, "x": 5, "p": "a"}
+
+}  // namespace skipsound::generators

@@ -1,0 +1,469 @@
+#include "proofs/explorer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <thread>
+
+#include "checker/conflict_filter.h"
+#include "checker/scan_planner.h"
+#include "model/evaluator.h"
+#include "model/input_error.h"
+#include "model/printer.h"
+#include "proofs/interleaving_report.h"
+#include "proofs/scenario.h"
+
+namespace skipsound {
+
+namespace {
+
+using generators::World;
+using generators::WorldCategory;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kGenerationSize = 50;
+constexpr size_t kChunk = 32;  // trials between progress reports, early stops and time checks
+
+uint64_t splitmix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// ---- the Z3 side: every conflict-time skip must be proved ----
+
+WinnerOperation winner_operation_of(const Commit& winner) {
+  // Mirrors the checker's mapping: only the append-suppression mutant looks at it.
+  const std::string op = winner.info.operation.value_or("");
+  if (op == "UPDATE") return WinnerOperation::Update;
+  if (op == "DELETE") return WinnerOperation::Delete;
+  return WinnerOperation::Other;
+}
+
+bool append_check_looks_at_adds(const Transaction& loser, const Table& snapshot, const Commit& winner) {
+  if (loser.commit.is_blind_append() || winner.adds.empty()) return false;
+  const IsolationLevel isolation = isolation_to_use(loser.commit, snapshot.properties().isolation);
+  return isolation == IsolationLevel::Serializable ||
+         (isolation == IsolationLevel::WriteSerializable &&
+          (!winner.is_blind_append() || loser.commit.has_metadata()));
+}
+
+// What the loser is taken to have read (SPEC §5): a whole-table read, or no recorded predicate on
+// an unpartitioned table, reads everything; a partitioned table's loser without predicates has
+// no append conflict, so nothing needs proving.
+std::vector<ExprPtr> reads_to_prove(const Transaction& loser, const Table& snapshot) {
+  const ExprPtr everything = make_literal(Value::boolean(true));
+  if (loser.reads.whole_table) return {everything};
+  if (loser.reads.predicates.empty()) {
+    return snapshot.properties().partitioned() ? std::vector<ExprPtr>{} : std::vector<ExprPtr>{everything};
+  }
+  std::vector<ExprPtr> reads;
+  for (const ExprPtr& p : loser.reads.predicates) reads.push_back(p ? p : everything);
+  return reads;
+}
+
+FileEvidence evidence_of(const CandidateFile& file, const Schema& schema,
+                         const std::vector<std::string>& partition_columns) {
+  FileEvidence evidence{file.stats, file.dv_cardinality, {}};
+  for (const std::string& column : partition_columns) {
+    if (const Leaf* leaf = schema.find_leaf({column})) {
+      evidence.partition_values[leaf->ordinal] = file.partition_values.at(leaf->ordinal);
+    }
+  }
+  return evidence;
+}
+
+void prove_skips(const ScenarioRun& run, const Scenario& scenario, smt::Oracle& oracle, TrialResult& result) {
+  const Table& snapshot = scenario.table;
+  const Schema& schema = snapshot.schema();
+  const StatsEligibility eligibility(schema, snapshot.properties().stats);
+  for (const CommitAttempt& attempt : run.schedule.attempts) {
+    const Transaction& loser = run.transactions[attempt.transaction];
+    for (size_t k = 0; k < attempt.checks.size() && k < attempt.winners.size(); ++k) {
+      const Transaction& winner = run.transactions[attempt.winners[k]];
+      if (!append_check_looks_at_adds(loser, snapshot, winner.commit)) continue;
+      LoserReads reads;
+      reads.whole_table = loser.reads.whole_table;
+      for (const ExprPtr& condition : loser.reads.predicates) {
+        reads.reads.push_back(condition ? classify_filters(condition, eligibility).read : ReadPredicate{});
+      }
+      const std::vector<CandidateFile> added = candidate_files(winner.commit.adds, schema);
+      const ConflictFilterResult filtered = filter_conflict_candidates(
+          reads, added, eligibility,
+          ConflictFilterOptions{scenario.options.conflict_data_skipping, scenario.options.mutant,
+                                winner_operation_of(winner.commit)});
+      for (size_t i = 0; i < added.size(); ++i) {
+        if (filtered.files[i].verdict != CandidateVerdict::Excluded) continue;
+        const FileEvidence evidence = evidence_of(added[i], schema, snapshot.properties().partition_columns());
+        for (const ExprPtr& read : reads_to_prove(loser, snapshot)) {
+          ++result.skip_checks;
+          const smt::OracleResult answer = oracle.check(read, schema, evidence);
+          const smt::OracleVerdict verdict = smt::verdict_of(answer);
+          if (verdict == smt::OracleVerdict::Unknown) ++result.z3_unknowns;
+          if (verdict != smt::OracleVerdict::Sat && verdict != smt::OracleVerdict::InternalError) continue;
+          if (result.verdict == TrialVerdict::Sound) {
+            result.verdict = TrialVerdict::UnjustifiedSkip;
+            result.headline = "UNJUSTIFIED SKIP: " + loser.name + "'s check against " + winner.name +
+                              " excluded " + added[i].path + ", but Z3 finds a row it can hold matching " +
+                              to_sql(read);
+          }
+          result.report += "unjustified skip of " + added[i].path + " (" + loser.name + " checked against " +
+                           winner.name + ", read " + to_sql(read) + "): " + filtered.files[i].reason +
+                           "; Z3: " + smt::describe(answer, schema) + "\n";
+        }
+      }
+    }
+  }
+}
+
+// ---- the shapes a trial really contained (asserted by the tests per category) ----
+
+bool is_true(const ExprPtr& p, const Row& row) { return evaluate(*p, row) == Truth::True; }
+
+// An UPDATE or MERGE whose new image of a row flips another transaction's predicate.
+bool moves_value_across(const ScenarioRun& run, const Table& snapshot) {
+  std::map<int64_t, Row> before;
+  for (const Row& row : snapshot.live_rows()) {
+    if (!row[0].is_null()) before[row[0].as_int()] = row;
+  }
+  for (size_t a = 0; a < run.transactions.size(); ++a) {
+    for (const TableFile& added : run.transactions[a].commit.adds) {
+      for (const Row& image : added.live_rows()) {
+        const auto old = before.find(image[0].is_null() ? -1 : image[0].as_int());
+        if (old == before.end() || old->second == image) continue;
+        for (size_t b = 0; b < run.transactions.size(); ++b) {
+          if (b == a) continue;
+          for (const ExprPtr& p : run.transactions[b].reads.predicates) {
+            if (p && is_true(p, old->second) != is_true(p, image)) return true;
+          }
+        }
+      }
+    }
+  }
+  return false;
+}
+
+bool two_read_the_same_row(const ScenarioRun& run, const Table& snapshot) {
+  for (const Row& row : snapshot.live_rows()) {
+    size_t readers = 0;
+    for (const Transaction& t : run.transactions) {
+      const auto& ps = t.reads.predicates;
+      if (std::any_of(ps.begin(), ps.end(), [&](const ExprPtr& p) { return !p || is_true(p, row); })) ++readers;
+    }
+    if (readers >= 2) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> shapes_of(const ScenarioRun& run, const Scenario& scenario, const World& world) {
+  std::vector<std::string> shapes;
+  const auto add_if = [&](bool holds, const char* shape) { if (holds) shapes.push_back(shape); };
+  const auto any_txn = [&](auto pred) { return std::any_of(run.transactions.begin(), run.transactions.end(), pred); };
+  add_if(moves_value_across(run, scenario.table), "value-moving");
+  add_if(two_read_the_same_row(run, scenario.table), "shared-row");
+  add_if(any_txn([](const Transaction& t) { return t.reads.predicates.size() >= 2; }), "multi-read");
+  add_if(any_txn([](const Transaction& t) {
+           return t.reads.whole_table || std::any_of(t.reads.predicates.begin(), t.reads.predicates.end(),
+                                                      [](const ExprPtr& p) { return !p; });
+         }), "whole-table-read");
+  add_if(any_txn([](const Transaction& t) {
+           return !t.commit.is_blind_append() && !t.commit.adds.empty() && t.reads.predicates.empty() &&
+                  !t.reads.whole_table;
+         }), "empty-reads");
+  add_if(any_txn([](const Transaction& t) {
+           return std::any_of(t.commit.adds.begin(), t.commit.adds.end(),
+                              [](const TableFile& f) { return !f.deleted.empty(); });
+         }), "wide-dv-add");
+  const auto& files = scenario.table.files();
+  add_if(world.num_indexed_cols < 2 || std::any_of(files.begin(), files.end(), [](const TableFile& f) { return !f.stats; }) ||
+             any_txn([](const Transaction& t) { return t.settings.stats == StatsPresence::Missing; }),
+         "missing-stats");
+  add_if(scenario.table.properties().partitioned(), "partitioned");
+  add_if(std::all_of(run.verdicts.begin(), run.verdicts.end(),
+                     [](const TransactionVerdict& v) { return v.kind == VerdictKind::SerializableCommit; }),
+         "all-committed");
+  return shapes;
+}
+
+// SPEC §7: a commit without actions drops to SnapshotIsolation and skips the append check, so a
+// DELETE or UPDATE that matched nothing commits even when a concurrent append added rows it would
+// have matched. That is Delta's modelled behaviour, not a conflict-time skipping decision: it is
+// counted and reported apart from missed conflicts.
+bool is_empty_commit(const Commit& c) { return c.adds.empty() && c.removes.empty() && c.other_actions.empty(); }
+
+std::string expect_line(const std::string& name, const TransactionVerdict& v) {
+  return "expect " + name + ": " + expected_verdict_text(ExpectedVerdict{v.kind, v.exception});
+}
+
+}  // namespace
+
+uint64_t trial_seed(uint64_t master_seed, WorldCategory category, size_t global_index) {
+  return splitmix(splitmix(master_seed ^ splitmix(static_cast<uint64_t>(category) + 1)) + global_index);
+}
+
+const char* trial_verdict_name(TrialVerdict v) {
+  switch (v) {
+    case TrialVerdict::Sound: return "sound";
+    case TrialVerdict::MissedConflict: return "MISSED CONFLICT";
+    case TrialVerdict::UnjustifiedSkip: return "UNJUSTIFIED SKIP";
+    case TrialVerdict::Discarded: return "discarded";
+  }
+  return "?";
+}
+
+std::string world_scenario_text(const World& world, Mutant mutant, const std::vector<std::string>& expect_lines) {
+  std::string text = "# interleaving world, category " + std::string(world_category_name(world.category)) + "\n";
+  text += "schema: id long, x int, p string\n";
+  if (world.partitioned) text += "partitioned by: p\n";
+  if (world.num_indexed_cols != 32) text += "property numIndexedCols: " + std::to_string(world.num_indexed_cols) + "\n";
+  if (world.deletion_vectors) text += "property deletionVectors: on\n";
+  if (mutant != Mutant::None) text += std::string("mutant: ") + mutant_name(mutant) + "\n";
+  for (size_t f = 0; f < world.files.size(); ++f) {
+    text += "file f" + std::to_string(f) + (world.files[f].has_stats ? "" : " nostats") + ": [";
+    for (size_t r = 0; r < world.files[f].rows.size(); ++r) {
+      text += (r ? ", " : "") + generators::world_row_json(world.files[f].rows[r]);
+    }
+    text += "]\n";
+  }
+  for (size_t t = 0; t < world.transactions.size(); ++t) {
+    const generators::WorldTransaction& txn = world.transactions[t];
+    std::vector<std::string> options;
+    if (txn.whole_table_read) options.push_back("whole-table-read");
+    if (txn.not_blind) options.push_back("not-blind");
+    if (txn.no_stats) options.push_back("no-stats");
+    std::string head = "T" + std::to_string(t + 1);
+    if (!options.empty()) {
+      head += " [";
+      for (size_t o = 0; o < options.size(); ++o) head += (o ? ", " : "") + options[o];
+      head += "]";
+    }
+    for (const std::string& op : txn.operations) text += head + ": " + op + "\n";
+  }
+  text += "commit: ";
+  for (size_t i = 0; i < world.commit_order.size(); ++i) {
+    text += (i ? ", T" : "T") + std::to_string(world.commit_order[i] + 1);
+  }
+  text += "\n";
+  for (const std::string& line : expect_lines) text += line + "\n";
+  return text;
+}
+
+TrialResult run_trial(const World& world, Mutant mutant, smt::Oracle& oracle, bool with_report) {
+  TrialResult result;
+  Scenario scenario;
+  ScenarioRun run;
+  try {
+    scenario = parse_scenario(world_scenario_text(world, mutant), "explorer");
+    run = run_scenario(scenario);
+  } catch (const InputError& e) {
+    result.verdict = TrialVerdict::Discarded;
+    result.headline = e.what();
+    return result;
+  }
+  for (const TransactionVerdict& v : run.verdicts) {
+    ++result.attempts;
+    const std::string& name = run.transactions[v.transaction].name;
+    result.expect_lines.push_back(expect_line(name, v));
+    if (v.kind == VerdictKind::SerializableCommit || v.kind == VerdictKind::MissedConflict) ++result.commits;
+    if (v.exception) ++result.aborts[exception_name(*v.exception)];
+    if (v.kind == VerdictKind::FalseConflict) ++result.false_conflicts;
+    if (v.kind == VerdictKind::MissedConflict && is_empty_commit(run.transactions[v.transaction].commit)) {
+      ++result.empty_commit_anomalies;
+    } else if (v.kind == VerdictKind::MissedConflict) {
+      ++result.missed_conflicts;
+      if (result.verdict == TrialVerdict::Sound) {
+        result.verdict = TrialVerdict::MissedConflict;
+        result.headline = "MISSED CONFLICT: " + name + " committed, and no serial order gives its outcome";
+      }
+    }
+  }
+  prove_skips(run, scenario, oracle, result);
+  result.shapes = shapes_of(run, scenario, world);
+  if (with_report) result.report = render_report(scenario, run) + result.report;
+  return result;
+}
+
+// ---- category statistics ----
+
+size_t CategoryStats::abort_count() const {
+  size_t n = 0;
+  for (const auto& [name, count] : aborts) n += count;
+  return n;
+}
+
+double CategoryStats::false_conflict_rate() const {
+  const size_t n = abort_count();
+  return n == 0 ? 0.0 : static_cast<double>(false_conflicts) / static_cast<double>(n);
+}
+
+double CategoryStats::trials_per_second() const { return seconds > 0 ? trials / seconds : 0.0; }
+
+void CategoryStats::add(const TrialResult& r) {
+  ++trials;
+  if (r.verdict == TrialVerdict::Discarded) ++discarded;
+  if (r.verdict == TrialVerdict::UnjustifiedSkip) ++unjustified_skips;
+  attempts += r.attempts;
+  commits += r.commits;
+  false_conflicts += r.false_conflicts;
+  missed_conflicts += r.missed_conflicts;
+  empty_commit_anomalies += r.empty_commit_anomalies;
+  skip_checks += r.skip_checks;
+  z3_unknowns += r.z3_unknowns;
+  for (const auto& [name, count] : r.aborts) aborts[name] += count;
+  for (const std::string& shape : r.shapes) ++shapes[shape];
+}
+
+// ---- the exploration loop ----
+
+namespace {
+
+rc::Shrinkable<World> generate(WorldCategory category, uint64_t seed) {
+  return generators::world(category)(rc::Random(seed), kGenerationSize);
+}
+
+// Greedy descent through RapidCheck's shrink tree: take the first shrink that still fails.
+InterleavingFinding shrink_finding(WorldCategory category, uint64_t seed, Mutant mutant, smt::Oracle& oracle,
+                                   size_t trial_limit) {
+  rc::Shrinkable<World> current = generate(category, seed);
+  TrialResult failing = run_trial(current.value(), mutant, oracle);
+  size_t steps = 0;
+  size_t tried = 0;
+  bool progressed = true;
+  while (progressed && tried < trial_limit) {
+    progressed = false;
+    auto shrinks = current.shrinks();
+    while (auto candidate = shrinks.next()) {
+      if (++tried > trial_limit) break;
+      TrialResult r = run_trial(candidate->value(), mutant, oracle);
+      if (is_finding(r.verdict)) {
+        current = std::move(*candidate);
+        failing = std::move(r);
+        ++steps;
+        progressed = true;
+        break;
+      }
+    }
+  }
+  const World& minimal = current.value();
+  const TrialResult shown = run_trial(minimal, mutant, oracle, true);
+  InterleavingFinding finding;
+  finding.category = category;
+  finding.seed = seed;
+  finding.verdict = shown.verdict;
+  finding.headline = shown.headline.empty() ? failing.headline : shown.headline;
+  finding.report = shown.report;
+  finding.shrink_steps = steps;
+  std::vector<std::string> expect = shown.expect_lines;
+  std::string header = "# " + shown.headline + "\n# found by the explorer (seed " + std::to_string(seed) + ", " +
+                       std::to_string(steps) + " shrink steps); replay: skipsound scenario FILE\n";
+  finding.scenario_text = header + world_scenario_text(minimal, mutant, expect);
+  return finding;
+}
+
+// One Z3 oracle per worker thread, reused across chunks and categories.
+class Workers {
+ public:
+  explicit Workers(unsigned threads) {
+    for (unsigned i = 0; i < std::max(1u, threads); ++i) oracles_.push_back(std::make_unique<smt::Oracle>());
+  }
+  size_t size() const { return oracles_.size(); }
+  smt::Oracle& oracle(size_t i) { return *oracles_[i]; }
+
+  // Runs job(slot, worker) for every slot in [0, n), slot k on worker k mod size().
+  // The first exception of any worker is rethrown once every worker has stopped.
+  template <class Job>
+  void run(size_t n, const Job& job) {
+    const size_t used = std::min(size(), n);
+    std::vector<std::exception_ptr> errors(used);
+    const auto work = [&](size_t w) {
+      try {
+        for (size_t k = w; k < n; k += used) job(k, w);
+      } catch (...) {
+        errors[w] = std::current_exception();
+      }
+    };
+    std::vector<std::thread> threads;
+    for (size_t w = 1; w < used; ++w) threads.emplace_back(work, w);
+    work(0);
+    for (std::thread& t : threads) t.join();
+    for (const std::exception_ptr& e : errors) {
+      if (e) std::rethrow_exception(e);
+    }
+  }
+
+ private:
+  std::vector<std::unique_ptr<smt::Oracle>> oracles_;
+};
+
+CategoryResult explore_category(WorldCategory category, const ExploreOptions& options, Workers& workers,
+                                const ExploreProgress& progress) {
+  CategoryResult result;
+  result.category = category;
+  const Clock::time_point start = Clock::now();
+  const size_t planned = options.seconds_per_category ? std::numeric_limits<size_t>::max() : options.trials_per_category;
+  const size_t shard_count = std::max<size_t>(1, options.shard.count);
+  std::optional<size_t> first_failure;  // local index
+  double seconds_at_failure = 0;
+  size_t done = 0;
+  while (done < planned) {
+    if (options.seconds_per_category && seconds_since(start) >= *options.seconds_per_category) break;
+    if (options.stop_at_first_finding && first_failure) break;
+    const size_t n = std::min(kChunk, planned - done);
+    // RapidCheck's generation context is process-wide: worlds are drawn here, trials run in parallel.
+    std::vector<World> worlds;
+    for (size_t k = 0; k < n; ++k) {
+      const size_t global = (done + k) * shard_count + options.shard.index;
+      worlds.push_back(generate(category, trial_seed(options.seed, category, global)).value());
+    }
+    std::vector<TrialResult> chunk(n);
+    workers.run(n, [&](size_t k, size_t worker) {
+      chunk[k] = run_trial(worlds[k], options.mutant, workers.oracle(worker));
+    });
+    for (size_t k = 0; k < n; ++k) {  // merged in index order: the same whatever the threads
+      result.stats.add(chunk[k]);
+      if (is_finding(chunk[k].verdict)) {
+        ++result.failing_trials;
+        if (!first_failure) {
+          first_failure = done + k;
+          seconds_at_failure = seconds_since(start);
+        }
+      }
+    }
+    done += n;
+    if (progress) progress(category, done, options.seconds_per_category ? 0 : planned);
+  }
+  result.stats.seconds = seconds_since(start);
+  if (first_failure) {
+    const size_t global = *first_failure * shard_count + options.shard.index;
+    InterleavingFinding finding = shrink_finding(category, trial_seed(options.seed, category, global), options.mutant,
+                                                 workers.oracle(0), options.shrink_trial_limit);
+    finding.global_index = global;
+    finding.trials_to_find = *first_failure + 1;
+    finding.seconds_to_find = seconds_at_failure;
+    result.finding = std::move(finding);
+  }
+  return result;
+}
+
+}  // namespace
+
+std::vector<CategoryResult> explore(const ExploreOptions& options, const ExploreProgress& progress) {
+  Workers workers(options.threads);
+  const std::vector<WorldCategory>& categories =
+      options.categories.empty() ? generators::all_world_categories() : options.categories;
+  std::vector<CategoryResult> results;
+  for (WorldCategory category : categories) {
+    results.push_back(explore_category(category, options, workers, progress));
+    if (options.stop_at_first_finding && results.back().finding) break;
+  }
+  return results;
+}
+
+}  // namespace skipsound

@@ -1,0 +1,123 @@
+// The interleaving explorer (SPEC §6): generated worlds (generators/world_gen.h) run through the
+// operations, the conflict checker and the serial-order oracle; every conflict-time skip of a
+// winner-added file is also put to the Z3 oracle (production skip => Unsat). A failing trial
+// shrinks (RapidCheck's shrink tree) to a minimal schedule, saved as a scenario file.
+//
+// Determinism: trial i of a category has the seed trial_seed(master, category, i), whatever the
+// thread count; threads only partition the trial indexes and results merge in index order.
+// Sharding: local trial j of shard I/N is global trial j*N + I, so N shards with budget B run
+// exactly the global trials 0 .. N*B-1 of one unsharded run with budget N*B.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "generators/world_gen.h"
+#include "model/mutant.h"
+#include "smt/oracle.h"
+
+namespace skipsound {
+
+struct Shard {
+  size_t index = 0;
+  size_t count = 1;
+};
+
+uint64_t trial_seed(uint64_t master_seed, generators::WorldCategory category, size_t global_index);
+
+// The world as a scenario file (proofs/scenario.h); `expect_lines` are appended verbatim.
+std::string world_scenario_text(const generators::World& world, Mutant mutant,
+                                const std::vector<std::string>& expect_lines = {});
+
+enum class TrialVerdict {
+  Sound,            // every commit serializable, every skip proved by Z3
+  MissedConflict,   // the serial oracle found a commit no serial order explains
+  UnjustifiedSkip,  // a conflict-time skip for which Z3 found a matching consistent row
+  Discarded,        // the world could not be run (an operation rejected its input)
+};
+const char* trial_verdict_name(TrialVerdict v);
+inline bool is_finding(TrialVerdict v) {
+  return v == TrialVerdict::MissedConflict || v == TrialVerdict::UnjustifiedSkip;
+}
+
+struct TrialResult {
+  TrialVerdict verdict = TrialVerdict::Sound;
+  size_t attempts = 0;
+  size_t commits = 0;
+  size_t false_conflicts = 0;
+  size_t missed_conflicts = 0;
+  size_t empty_commit_anomalies = 0;  // missed conflicts of empty commits (SPEC §7, not a skip bug)
+  size_t skip_checks = 0;  // (excluded file, loser read) pairs put to Z3
+  size_t z3_unknowns = 0;
+  std::map<std::string, size_t> aborts;  // by exception name
+  std::vector<std::string> shapes;       // what the trial really contained ("value-moving", ...)
+  std::string headline;                  // for findings and discards
+  std::vector<std::string> expect_lines; // the verdicts observed, as scenario `expect` lines
+  std::string report;                    // only when asked for (render_report = true)
+};
+
+TrialResult run_trial(const generators::World& world, Mutant mutant, smt::Oracle& oracle,
+                      bool with_report = false);
+
+struct InterleavingFinding {
+  generators::WorldCategory category = generators::WorldCategory::Mixed;
+  size_t global_index = 0;
+  uint64_t seed = 0;
+  TrialVerdict verdict = TrialVerdict::MissedConflict;
+  std::string headline;       // of the shrunk counterexample
+  std::string scenario_text;  // shrunk, replayable with `skipsound scenario FILE`
+  std::string report;         // Elle-style, of the shrunk run
+  size_t shrink_steps = 0;
+  size_t trials_to_find = 0;  // local trials run until (and including) the failing one
+  double seconds_to_find = 0;
+};
+
+struct CategoryStats {
+  size_t trials = 0;
+  size_t discarded = 0;
+  size_t attempts = 0;
+  size_t commits = 0;
+  size_t false_conflicts = 0;
+  size_t missed_conflicts = 0;
+  size_t empty_commit_anomalies = 0;
+  size_t unjustified_skips = 0;
+  size_t skip_checks = 0;
+  size_t z3_unknowns = 0;
+  std::map<std::string, size_t> aborts;
+  std::map<std::string, size_t> shapes;  // trials containing each shape
+  double seconds = 0;
+
+  size_t abort_count() const;
+  double false_conflict_rate() const;  // false conflicts / aborts
+  double trials_per_second() const;
+  void add(const TrialResult& r);
+};
+
+struct CategoryResult {
+  generators::WorldCategory category = generators::WorldCategory::Mixed;
+  CategoryStats stats;
+  size_t failing_trials = 0;
+  std::optional<InterleavingFinding> finding;  // the lowest failing index, shrunk
+};
+
+struct ExploreOptions {
+  uint64_t seed = 1;
+  std::vector<generators::WorldCategory> categories;  // empty = all
+  size_t trials_per_category = 200;
+  std::optional<double> seconds_per_category;  // overrides the trial count when set
+  Mutant mutant = Mutant::None;
+  unsigned threads = 1;
+  Shard shard;
+  bool stop_at_first_finding = false;
+  size_t shrink_trial_limit = 400;  // trials spent shrinking one finding
+};
+
+// Called after each chunk of trials: category, trials done, trials planned (0 = time budget).
+using ExploreProgress = std::function<void(generators::WorldCategory, size_t, size_t)>;
+
+std::vector<CategoryResult> explore(const ExploreOptions& options, const ExploreProgress& progress = {});
+
+}  // namespace skipsound

@@ -1,0 +1,119 @@
+// `skipsound gate`: the CI correctness gate. It runs the scenario corpus, the per-file soundness
+// properties, the interleaving explorer over every category, the symbolic rule proofs and the
+// mutant matrix (every SPEC §8 mutant must be killed), and passes only when nothing is unsound
+// and no mutant survives.
+//
+// CI matrix example (GitHub Actions): four runners share the explorer's trial space; together
+// they run exactly what one runner with --budget 4x would.
+//
+//   jobs:
+//     gate:
+//       runs-on: ubuntu-latest
+//       strategy:
+//         matrix: { shard: [0, 1, 2, 3] }
+//       steps:
+//         - uses: actions/checkout@v4
+//         - run: scripts/run gate --seed ${{ github.run_id }} --shard ${{ matrix.shard }}/4
+//                  --junit gate-${{ matrix.shard }}.xml --out findings-${{ matrix.shard }}
+//         - uses: actions/upload-artifact@v4
+//           if: always()
+//           with: { name: gate-${{ matrix.shard }}, path: "gate-*.xml\nfindings-*" }
+//     tests:
+//       strategy:
+//         matrix: { shard: [0, 1] }
+//       env: { GTEST_SHARD_INDEX: "${{ matrix.shard }}", GTEST_TOTAL_SHARDS: "2" }
+//       steps:
+//         - uses: actions/checkout@v4
+//         - run: scripts/run test
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "model/mutant.h"
+#include "proofs/explorer.h"
+
+namespace skipsound {
+
+inline constexpr size_t kDefaultTrialsPerCategory = 300;
+
+struct GateOptions {
+  uint64_t seed = 1;
+  size_t trials_per_category = kDefaultTrialsPerCategory;
+  std::optional<double> seconds;  // total time budget; overrides the trial count when set
+  std::vector<generators::WorldCategory> categories;  // empty = all
+  std::vector<Mutant> mutants;                        // empty = all of all_mutants()
+  bool skip_mutants = false;                          // --mutant none
+  unsigned threads = 1;
+  Shard shard;
+  std::string corpus_dir;  // tests/corpus/scenarios; empty = skip the corpus
+  bool proofs = true;
+};
+
+struct CorpusFileResult {
+  std::string file;
+  std::vector<std::string> problems;  // mismatching verdicts or the load error
+  std::string report;                 // Elle-style, when a verdict differs
+  double seconds = 0;
+};
+
+struct PerFileResult {
+  size_t cases = 0;
+  size_t decisions = 0;
+  size_t failing_cases = 0;
+  std::string first_failure;  // Alive2-style report of the first failing case
+  double seconds = 0;
+};
+
+struct ProofGroupResult {
+  std::string group;  // "rule theorems"
+  bool available = true;
+  bool failed = false;
+  std::string text;
+  double seconds = 0;
+};
+
+struct MutantResult {
+  Mutant mutant = Mutant::None;
+  bool killed = false;
+  std::string killed_by;  // "per-file properties", "explorer (value-moving)", "symbolic proofs"
+  size_t trials = 0;      // trials (or cases) run until the kill, or in all when it survived
+  double seconds = 0;
+  std::string headline;   // of the shrunk counterexample
+  std::string report;
+  std::string replay_file;     // the file's name under --out
+  std::string replay_content;  // a scenario or per-file corpus case
+};
+
+enum class GateOutcome { Pass, Fail };
+
+struct GateReport {
+  uint64_t seed = 0;
+  Shard shard;
+  std::vector<CorpusFileResult> corpus;
+  PerFileResult per_file;
+  std::vector<CategoryResult> categories;
+  std::vector<ProofGroupResult> proofs;
+  std::vector<MutantResult> mutants;
+  double seconds = 0;
+
+  GateOutcome outcome() const;
+  std::vector<std::string> failures() const;  // one headline per failure
+};
+
+// Phase name and a one-line status; called often (the CLI draws it as a progress line).
+using GateProgress = std::function<void(const std::string& phase, const std::string& status)>;
+
+GateReport run_gate(const GateOptions& options, const GateProgress& progress = {});
+
+std::string gate_summary_text(const GateReport& report);
+nlohmann::json gate_report_json(const GateReport& report);
+// One replayable file per finding: scenario files (.scn) and per-file corpus cases (.json).
+// Returns the paths written.
+std::vector<std::string> write_gate_findings(const GateReport& report, const std::string& dir);
+
+}  // namespace skipsound
