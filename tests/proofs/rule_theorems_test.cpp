@@ -76,7 +76,7 @@ struct MutantCase {
 TEST(RuleTheorems, EachPerFileMutantYieldsAReplayableCounterexample) {
   RuleProver prover;
   for (const MutantCase& m : {MutantCase{Mutant::SkipMissingStats, "c > v", "int"},
-                              MutantCase{Mutant::TrustWideNullcount, "c IS NOT NULL", "long"},
+                              MutantCase{Mutant::TrustWideNullcount, "c IS NOT NULL", "bigint"},
                               MutantCase{Mutant::NoTimestampMaxBump, "c > v", "timestamp"},
                               MutantCase{Mutant::StringMaxPlainPrefix, "c = v", "string"},
                               MutantCase{Mutant::IeeeNanOrder, "c < v", "double"},
