@@ -29,7 +29,8 @@ Context context_of(const World& w) {
   return c;
 }
 
-bool one_in(int n) { return *rc::gen::inRange(0, n) == 0; }
+// True with probability 1/n; shrinks towards false, so a shrunk world drops the optional parts.
+bool one_in(int n) { return *rc::gen::inRange(0, n) == n - 1; }
 
 // A value of x next to the table's own values (a boundary of some file's stats), else anywhere.
 int boundary_x(const Context& c) {

@@ -166,7 +166,7 @@ void add_gate_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand(
       "gate", "the CI correctness gate: scenario corpus, per-file properties, interleaving explorer, "
               "symbolic proofs and the mutant matrix");
-  command->add_option("--budget", arguments->budget, "trials per category (default 300), or seconds like 60s");
+  command->add_option("--budget", arguments->budget, "trials per category (default 2000), or seconds like 60s");
   command->add_option("--seed", arguments->seed, "master seed (a number or 'random'; printed at start)");
   command->add_option("--category", arguments->categories, "explorer categories to run (default all)");
   command->add_option("--mutant", arguments->mutants, "mutants to hunt (default all; 'none' skips the matrix)");

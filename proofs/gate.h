@@ -39,7 +39,7 @@
 
 namespace skipsound {
 
-inline constexpr size_t kDefaultTrialsPerCategory = 300;
+inline constexpr size_t kDefaultTrialsPerCategory = 2000;
 
 struct GateOptions {
   uint64_t seed = 1;
