@@ -172,7 +172,9 @@ class Binder {
     if (depth > kMaxExprDepth) {
       fail("expression nested deeper than " + std::to_string(kMaxExprDepth) + " levels", e);
     }
-    Expr out = e;
+    // The bound copy is allocated once and typed in place.
+    auto bound = std::make_shared<Expr>(e);
+    Expr& out = *bound;
     for (ExprPtr& child : out.children) child = bind(*child, depth + 1);
     switch (out.kind) {
       case ExprKind::Literal: out.type = out.literal.type; break;
@@ -190,7 +192,7 @@ class Binder {
       case ExprKind::Cast: bind_cast(out); break;
       case ExprKind::Call: bind_call(out); break;
     }
-    return std::make_shared<const Expr>(std::move(out));
+    return bound;
   }
 
   [[noreturn]] void fail(const std::string& message, const Expr& at) const {
@@ -219,10 +221,10 @@ class Binder {
     auto converted = coerced_literal(operand->literal, other.type,
                                      [&](const std::string& m) { fail(m, *operand); });
     if (!converted) return;
-    Expr copy = *operand;
-    copy.literal = std::move(*converted);
-    copy.type = copy.literal.type;
-    operand = std::make_shared<const Expr>(std::move(copy));
+    auto copy = std::make_shared<Expr>(*operand);
+    copy->literal = std::move(*converted);
+    copy->type = copy->literal.type;
+    operand = std::move(copy);
   }
 
   void require_comparable(const Expr& a, const Expr& b, const Expr& at) const {
@@ -249,9 +251,11 @@ class Binder {
     e.type = DataType::of(TypeKind::Boolean);
   }
 
-  void require_kind(const Expr& operand, bool (*accepts)(TypeKind), const std::string& what) const {
+  // `what` builds the message's first part, only when the check fails.
+  template <typename What>
+  void require_kind(const Expr& operand, bool (*accepts)(TypeKind), What what) const {
     if (operand.type.kind != TypeKind::Null && !accepts(operand.type.kind)) {
-      fail(what + ", not " + describe(operand), operand);
+      fail(what() + ", not " + describe(operand), operand);
     }
   }
 
@@ -259,7 +263,7 @@ class Binder {
     const char* op = e.kind == ExprKind::And ? "AND" : e.kind == ExprKind::Or ? "OR" : "NOT";
     for (const ExprPtr& child : e.children) {
       require_kind(*child, [](TypeKind k) { return k == TypeKind::Boolean; },
-                   std::string(op) + " needs boolean operands");
+                   [op] { return std::string(op) + " needs boolean operands"; });
     }
     e.type = DataType::of(TypeKind::Boolean);
   }
@@ -267,15 +271,16 @@ class Binder {
   void bind_like(Expr& e) const {
     for (const ExprPtr& child : e.children) {
       require_kind(*child, [](TypeKind k) { return k == TypeKind::String; },
-                   "LIKE needs string operands");
+                   [] { return std::string("LIKE needs string operands"); });
     }
     e.type = DataType::of(TypeKind::Boolean);
   }
 
   void bind_arith(Expr& e) const {
     for (const ExprPtr& child : e.children) {
-      require_kind(*child, is_numeric,
-                   std::string("arithmetic ") + arith_op_sql(e.arith_op) + " needs numeric operands");
+      require_kind(*child, is_numeric, [&] {
+        return std::string("arithmetic ") + arith_op_sql(e.arith_op) + " needs numeric operands";
+      });
     }
     e.type = e.arith_op == ArithOp::Neg
                  ? e.children[0]->type

@@ -14,8 +14,8 @@ class ExactNumberSax : public nlohmann::detail::json_sax_dom_parser<json> {
   using nlohmann::detail::json_sax_dom_parser<json>::json_sax_dom_parser;
 
   bool number_float(double /*value*/, const std::string& text) {
-    json::binary_t kept(std::vector<std::uint8_t>(text.begin(), text.end()), kNumberTextSubtype);
-    return binary(kept);
+    json kept = kept_number(text);
+    return binary(kept.get_binary());
   }
 };
 
@@ -25,6 +25,10 @@ bool is_number_text_marker(const json& j) {
 }
 
 }  // namespace
+
+json kept_number(const std::string& text) {
+  return json::binary(std::vector<std::uint8_t>(text.begin(), text.end()), kNumberTextSubtype);
+}
 
 json parse_json_exact(const std::string& text) {
   json result;

@@ -13,6 +13,9 @@ namespace skipsound {
 // Throws nlohmann::json::parse_error on malformed text.
 nlohmann::json parse_json_exact(const std::string& text);
 
+// A number kept as its exact text, as parse_json_exact produces for non-integers.
+nlohmann::json kept_number(const std::string& text);
+
 // The number's text: the kept text of a marker, or the integer / shortest round-trip double
 // text of an ordinary JSON number. nullopt when `j` is not a number.
 std::optional<std::string> number_text(const nlohmann::json& j);

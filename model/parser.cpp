@@ -8,6 +8,7 @@
 #include "model/parser.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -158,31 +159,32 @@ struct OpToken {
   int column = 0;
 };
 
-Node build(Expr e, int column, std::vector<Node> children, const auto& ctx) {
+// Children come as a std::array or std::vector of Nodes; the node is allocated once, in place.
+Node build(std::shared_ptr<Expr> e, int column, auto&& children, const auto& ctx) {
   int depth = 0;
-  e.children.reserve(children.size());
+  e->children.reserve(children.size());
   for (Node& child : children) {
     depth = std::max(depth, child.depth);
-    e.children.push_back(std::move(child.expr));
+    e->children.push_back(std::move(child.expr));
   }
-  e.position = column;
+  e->position = column;
   if (++depth > kMaxExprDepth) {
     fail_at_column(ctx, "expression nested deeper than " + std::to_string(kMaxExprDepth) +
                             " levels", column);
   }
-  return Node{std::make_shared<const Expr>(std::move(e)), depth, false};
+  return Node{std::move(e), depth, false};
 }
 
-Expr of_kind(ExprKind kind) {
-  Expr e;
-  e.kind = kind;
+std::shared_ptr<Expr> of_kind(ExprKind kind) {
+  auto e = std::make_shared<Expr>();
+  e->kind = kind;
   return e;
 }
 
 Node literal_node(LiteralToken token, const auto& ctx) {
-  Expr e = of_kind(ExprKind::Literal);
-  e.literal = std::move(token.value);
-  Node node = build(std::move(e), token.column, {}, ctx);
+  auto e = of_kind(ExprKind::Literal);
+  e->literal = std::move(token.value);
+  Node node = build(std::move(e), token.column, std::array<Node, 0>{}, ctx);
   node.bare_literal = true;
   return node;
 }
@@ -630,33 +632,33 @@ template <ExprKind Kind>
 auto const fold_logical = [](auto& ctx) {
   const int column = at_c<0>(x3::_attr(ctx));
   Node lhs = std::move(x3::_val(ctx));
-  x3::_val(ctx) =
-      build(of_kind(Kind), column, {std::move(lhs), std::move(at_c<1>(x3::_attr(ctx)))}, ctx);
+  x3::_val(ctx) = build(of_kind(Kind), column,
+                        std::array{std::move(lhs), std::move(at_c<1>(x3::_attr(ctx)))}, ctx);
 };
 
 auto const fold_compare = [](auto& ctx) {
   auto& op = at_c<0>(x3::_attr(ctx));
   auto& rhs = at_c<1>(x3::_attr(ctx));
   Node lhs = std::move(x3::_val(ctx));
-  Expr e = of_kind(ExprKind::Compare);
-  e.cmp_op = op.op;
-  x3::_val(ctx) = build(std::move(e), op.column, {std::move(lhs), std::move(rhs)}, ctx);
+  auto e = of_kind(ExprKind::Compare);
+  e->cmp_op = op.op;
+  x3::_val(ctx) = build(std::move(e), op.column, std::array{std::move(lhs), std::move(rhs)}, ctx);
 };
 
 auto const fold_arith = [](auto& ctx) {
   auto& op = at_c<0>(x3::_attr(ctx));
   auto& rhs = at_c<1>(x3::_attr(ctx));
   Node lhs = std::move(x3::_val(ctx));
-  Expr e = of_kind(ExprKind::Arith);
-  e.arith_op = op.op;
-  x3::_val(ctx) = build(std::move(e), op.column, {std::move(lhs), std::move(rhs)}, ctx);
+  auto e = of_kind(ExprKind::Arith);
+  e->arith_op = op.op;
+  x3::_val(ctx) = build(std::move(e), op.column, std::array{std::move(lhs), std::move(rhs)}, ctx);
 };
 
 // Applies prefix operators (NOT, unary minus) innermost first.
 template <typename Wrap>
 void fold_prefixes(auto& ctx, const std::vector<int>& columns, Node operand, Wrap wrap) {
   for (auto column = columns.rbegin(); column != columns.rend(); ++column) {
-    operand = build(wrap(), *column, {std::move(operand)}, ctx);
+    operand = build(wrap(), *column, std::array{std::move(operand)}, ctx);
   }
   x3::_val(ctx) = std::move(operand);
 }
@@ -668,8 +670,8 @@ auto const fold_nots = [](auto& ctx) {
 
 auto const fold_negations = [](auto& ctx) {
   fold_prefixes(ctx, at_c<0>(x3::_attr(ctx)), std::move(at_c<1>(x3::_attr(ctx))), [] {
-    Expr e = of_kind(ExprKind::Arith);
-    e.arith_op = ArithOp::Neg;
+    auto e = of_kind(ExprKind::Arith);
+    e->arith_op = ArithOp::Neg;
     return e;
   });
 };
@@ -713,9 +715,9 @@ auto const cast_action = [](auto& ctx) {
       return;
     }
   }
-  Expr e = of_kind(ExprKind::Cast);
-  e.cast_type = std::move(to);
-  x3::_val(ctx) = build(std::move(e), column, {std::move(operand)}, ctx);
+  auto e = of_kind(ExprKind::Cast);
+  e->cast_type = std::move(to);
+  x3::_val(ctx) = build(std::move(e), column, std::array{std::move(operand)}, ctx);
 };
 
 auto const parenthesised_action = [](auto& ctx) {
@@ -731,9 +733,10 @@ auto const column_or_call_action = [](auto& ctx) {
   auto& arguments = at_c<1>(x3::_attr(ctx));
   const int column = parts.front().column;
   if (!arguments) {
-    Expr e = of_kind(ExprKind::Column);
-    for (IdentToken& part : parts) e.path.push_back(std::move(part.name));
-    x3::_val(ctx) = build(std::move(e), column, {}, ctx);
+    auto e = of_kind(ExprKind::Column);
+    e->path.reserve(parts.size());
+    for (IdentToken& part : parts) e->path.push_back(std::move(part.name));
+    x3::_val(ctx) = build(std::move(e), column, std::array<Node, 0>{}, ctx);
     return;
   }
   const std::string name = lowered(parts.front().name);
@@ -742,9 +745,9 @@ auto const column_or_call_action = [](auto& ctx) {
     for (const IdentToken& part : parts) shown += (shown.empty() ? "" : ".") + part.name;
     fail_at_column(ctx, "unknown function `" + shown + "`", column);
   }
-  Expr e = of_kind(ExprKind::Call);
-  e.function = name;
-  e.deterministic = is_deterministic_function(name);
+  auto e = of_kind(ExprKind::Call);
+  e->function = name;
+  e->deterministic = is_deterministic_function(name);
   x3::_val(ctx) = build(std::move(e), column, std::move(*arguments), ctx);
 };
 
@@ -754,7 +757,9 @@ auto const in_action = [](auto& ctx) {
   std::vector<Node>& items = at_c<2>(x3::_attr(ctx));
   items.insert(items.begin(), std::move(x3::_val(ctx)));
   Node in = build(of_kind(ExprKind::In), column, std::move(items), ctx);
-  if (not_column) in = build(of_kind(ExprKind::Not), *not_column, {std::move(in)}, ctx);
+  if (not_column) {
+    in = build(of_kind(ExprKind::Not), *not_column, std::array{std::move(in)}, ctx);
+  }
   x3::_val(ctx) = std::move(in);
 };
 
@@ -762,8 +767,10 @@ auto const like_action = [](auto& ctx) {
   const boost::optional<int>& not_column = at_c<0>(x3::_attr(ctx));
   Node value = std::move(x3::_val(ctx));
   Node like = build(of_kind(ExprKind::Like), at_c<1>(x3::_attr(ctx)),
-                    {std::move(value), std::move(at_c<2>(x3::_attr(ctx)))}, ctx);
-  if (not_column) like = build(of_kind(ExprKind::Not), *not_column, {std::move(like)}, ctx);
+                    std::array{std::move(value), std::move(at_c<2>(x3::_attr(ctx)))}, ctx);
+  if (not_column) {
+    like = build(of_kind(ExprKind::Not), *not_column, std::array{std::move(like)}, ctx);
+  }
   x3::_val(ctx) = std::move(like);
 };
 
@@ -771,10 +778,12 @@ auto const between_action = [](auto& ctx) {
   const boost::optional<int>& not_column = at_c<0>(x3::_attr(ctx));
   Node value = std::move(x3::_val(ctx));
   Node between = build(of_kind(ExprKind::Between), at_c<1>(x3::_attr(ctx)),
-                       {std::move(value), std::move(at_c<2>(x3::_attr(ctx))),
-                        std::move(at_c<3>(x3::_attr(ctx)))},
+                       std::array{std::move(value), std::move(at_c<2>(x3::_attr(ctx))),
+                                  std::move(at_c<3>(x3::_attr(ctx)))},
                        ctx);
-  if (not_column) between = build(of_kind(ExprKind::Not), *not_column, {std::move(between)}, ctx);
+  if (not_column) {
+    between = build(of_kind(ExprKind::Not), *not_column, std::array{std::move(between)}, ctx);
+  }
   x3::_val(ctx) = std::move(between);
 };
 
@@ -782,8 +791,8 @@ auto const is_null_action = [](auto& ctx) {
   const int column = at_c<0>(x3::_attr(ctx));
   const bool negated = at_c<1>(x3::_attr(ctx)).has_value();
   Node value = std::move(x3::_val(ctx));
-  x3::_val(ctx) =
-      build(of_kind(negated ? ExprKind::IsNotNull : ExprKind::IsNull), column, {std::move(value)}, ctx);
+  x3::_val(ctx) = build(of_kind(negated ? ExprKind::IsNotNull : ExprKind::IsNull), column,
+                        std::array{std::move(value)}, ctx);
 };
 
 // ---------------------------------------------------------------------------------------------
