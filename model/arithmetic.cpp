@@ -69,13 +69,7 @@ DataType decimal_result(ArithOp op, const DataType& a, const DataType& b) {
 }
 
 int64_t wrap(TypeKind k, uint64_t bits) {
-  const auto v = static_cast<int64_t>(bits);  // modular since C++20
-  switch (k) {
-    case TypeKind::Byte: return static_cast<int8_t>(v);
-    case TypeKind::Short: return static_cast<int16_t>(v);
-    case TypeKind::Int: return static_cast<int32_t>(v);
-    default: return v;
-  }
+  return wrap_to(k, static_cast<int64_t>(bits));  // modular since C++20
 }
 
 Value integral_arithmetic(ArithOp op, int64_t a, int64_t b, TypeKind k) {

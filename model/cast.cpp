@@ -9,16 +9,6 @@
 
 namespace skipsound {
 
-namespace {
-
-constexpr int64_t kMicrosPerDay = 86'400'000'000LL;
-
-int64_t floor_div(int64_t a, int64_t b) {
-  const int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-// Two's-complement truncation to the type's width, as the JVM's (int)/(short)/(byte) casts do.
 int64_t wrap_to(TypeKind k, int64_t v) {
   switch (k) {
     case TypeKind::Byte: return static_cast<int8_t>(v);
@@ -26,6 +16,15 @@ int64_t wrap_to(TypeKind k, int64_t v) {
     case TypeKind::Int: return static_cast<int32_t>(v);
     default: return v;
   }
+}
+
+namespace {
+
+constexpr int64_t kMicrosPerDay = 86'400'000'000LL;
+
+int64_t floor_div(int64_t a, int64_t b) {
+  const int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
 // The JVM's saturating double -> long / int conversion (NaN -> 0).

@@ -15,6 +15,9 @@ std::optional<Value> cast_value(const Value& v, const DataType& to);
 // Spark's text of a value as CAST(v AS STRING) gives it: 1.0E10, 2020-01-01 00:00:00.5, true.
 std::string spark_string_of(const Value& v);
 
+// Two's-complement truncation to the type's width, as the JVM's (int)/(short)/(byte) casts do.
+int64_t wrap_to(TypeKind k, int64_t v);
+
 // The value as a double (integral, floating, decimal), correctly rounded.
 double to_double(const Value& v);
 // The value as an exact decimal (integral or decimal only).

@@ -4,8 +4,15 @@
 
 namespace skipsound::cli {
 
+namespace {
+
+// A part's value: its SQL literal, but a plain NULL, whose type the part already says.
+std::string value_text(const Value& value) { return value.is_null() ? "NULL" : to_sql_literal(value); }
+
+}  // namespace
+
 void print_skip_trace(std::ostream& out, const SkipTrace& trace, int indent) {
-  out << std::string(indent, ' ') << trace.text << "  =>  " << to_sql_literal(trace.value) << "\n";
+  out << std::string(indent, ' ') << trace.text << "  =>  " << value_text(trace.value) << "\n";
   for (const SkipTrace& child : trace.children) {
     if (child.children.empty() && child.text == to_sql_literal(child.value)) continue;
     print_skip_trace(out, child, indent + 2);
@@ -13,7 +20,7 @@ void print_skip_trace(std::ostream& out, const SkipTrace& trace, int indent) {
 }
 
 nlohmann::json skip_trace_json(const SkipTrace& trace) {
-  nlohmann::json j{{"expr", trace.text}, {"value", to_sql_literal(trace.value)}};
+  nlohmann::json j{{"expr", trace.text}, {"value", value_text(trace.value)}};
   if (!trace.children.empty()) {
     j["parts"] = nlohmann::json::array();
     for (const SkipTrace& child : trace.children) j["parts"].push_back(skip_trace_json(child));
