@@ -64,38 +64,75 @@ SkipExprPtr substitute_literals(const SkipExprPtr& e, const PredicateTemplate& t
   return copy;
 }
 
-// One theorem's symbols: the row, the literals and the file, plus the sentinel substitution.
+// One theorem's symbols: the row, the literals and the file. Each placeholder literal (a slot's
+// sentinel) is bound to its symbolic literal while encoding, on both the predicate and the
+// skipping side, so no constant is ever substituted after the fact.
 struct Encoding {
   Encoding(z3::context& ctx, const PredicateTemplate& t, Mutant writer_mutant)
-      : alphabet(alphabet_for(t)),
+      : ctx(ctx),
+        t(t),
+        alphabet(alphabet_for(t)),
         row(ctx, *t.schema, alphabet),
         literal_fields(literal_schema(t)),
         literals(ctx, *literal_fields, alphabet),
-        file(ctx, *t.schema, kBothColumns, alphabet, writer_mutant),
-        from(ctx),
-        to(ctx) {
-    for (size_t i = 0; i < t.slots.size(); ++i) {
-      from.push_back(encode_literal(ctx, t.slots[i].sentinel, alphabet).payload);
-      to.push_back(literals.column(static_cast<int>(i)).payload);
-    }
+        file(ctx, *t.schema, kBothColumns, alphabet, writer_mutant) {
+    row.use_sequences(string_leaves(*t.schema), kSymbolicStringCapacity);
+    literals.use_sequences(string_leaves(*literal_fields), kSymbolicStringCapacity);
   }
 
-  z3::expr symbolic(const z3::expr& with_sentinels) {
-    return from.empty() ? with_sentinels : z3::expr(with_sentinels).substitute(from, to);
+  std::optional<SymValue> literal_for(const Value& v) {
+    if (v.is_null()) return std::nullopt;
+    for (size_t i = 0; i < t.slots.size(); ++i)
+      if (v == t.slots[i].sentinel) return literals.column(static_cast<int>(i));
+    return std::nullopt;
+  }
+
+  // LIKE 'sentinel%' becomes "starts with the symbolic prefix".
+  std::optional<SymValue> like_for(const Expr& like, ExprEncoder& encoder) {
+    const Expr& pattern = *like.children[1];
+    if (pattern.kind != ExprKind::Literal || pattern.literal.is_null()) return std::nullopt;
+    for (size_t i = 0; i < t.slots.size(); ++i) {
+      if (t.slots[i].shape != SlotShape::LikePrefix ||
+          pattern.literal != Value::string(t.slots[i].sentinel.as_string() + "%"))
+        continue;
+      const SymValue value = encoder.encode(*like.children[0]);
+      const SymValue& prefix = literals.column(static_cast<int>(i));
+      if (!value.sequence || !prefix.sequence) throw std::invalid_argument("LIKE on a column that is not a string");
+      return SymValue{value.is_null, sequence_is_prefix(*prefix.sequence, *value.sequence), Domain::Bool};
+    }
+    return std::nullopt;
+  }
+
+  // "The predicate is TRUE on the row", with the literals symbolic.
+  z3::expr matches(const Expr& predicate) {
+    ExprEncoder encoder(ctx, row, alphabet);
+    encoder.override_nodes([this, &encoder](const Expr& e) -> std::optional<SymValue> {
+      if (e.kind == ExprKind::Literal) return literal_for(e.literal);
+      if (e.kind == ExprKind::Like) return like_for(e, encoder);
+      return std::nullopt;
+    });
+    return encoder.is_true(predicate);
+  }
+
+  z3::expr skips(const SkippingPredicate& p, Mutant mutant) {
+    const SymbolicSkipping production(file, *t.schema, alphabet, mutant,
+                                      [this](const Value& v) { return literal_for(v); });
+    return production.skips(p);
   }
 
   // Literals are non-null, LIKE prefixes as long as their sentinel and wildcard-free, IN items
   // ordered as their sentinels.
-  std::vector<z3::expr> slot_facts(z3::context& ctx, const PredicateTemplate& t) {
+  std::vector<z3::expr> slot_facts() {
     std::vector<z3::expr> facts;
     for (size_t i = 0; i < t.slots.size(); ++i) {
       const SymValue& v = literals.column(static_cast<int>(i));
       facts.push_back(!v.is_null);
       if (t.slots[i].shape == SlotShape::LikePrefix) {
         const auto length = utf8_code_points(t.slots[i].sentinel.as_string()).size();
-        facts.push_back(v.payload.length() == ctx.int_val(static_cast<unsigned>(length)));
-        for (const char* special : {"%", "_", "\\"})
-          facts.push_back(!v.payload.contains(encode_string(ctx, special, alphabet)));
+        facts.push_back(v.sequence->length == ctx.int_val(static_cast<unsigned>(length)));
+        for (size_t k = 0; k < length; ++k)
+          for (const char32_t special : {U'%', U'_', U'\\'})
+            facts.push_back(v.sequence->codes[k] != ctx.int_val(alphabet.encode(special)));
       }
       if (t.slots[i].not_below) {
         const SymValue& low = literals.column(static_cast<int>(*t.slots[i].not_below));
@@ -106,31 +143,44 @@ struct Encoding {
     return facts;
   }
 
+  // Every string symbol within the decodable alphabet. Costly for the string solver, so asserted
+  // only once a model used an undecodable code.
+  std::vector<z3::expr> alphabet_facts() const {
+    std::vector<z3::expr> facts = file.alphabet_constraints();
+    for (const z3::expr& c : row.alphabet_constraints()) facts.push_back(c);
+    for (const z3::expr& c : literals.alphabet_constraints()) facts.push_back(c);
+    return facts;
+  }
+
+  z3::context& ctx;
+  const PredicateTemplate& t;
   CodePointMap alphabet;
   RowSymbols row;
   std::shared_ptr<const Schema> literal_fields;
   RowSymbols literals;
   SymbolicFile file;
-  z3::expr_vector from, to;
 };
 
-void render(TheoremCounterexample& cex, const Schema& schema) {
+TheoremCounterexample counterexample(const SymbolicFile::Decoded& file, const std::vector<Value>& literals,
+                                     const std::optional<Row>& row, const ExprPtr& predicate,
+                                     const SkipExprPtr& skipping, const Schema& schema) {
+  TheoremCounterexample cex;
+  cex.stats = file.stats;
+  cex.dv_cardinality = file.dv_cardinality;
+  cex.literals = literals;
+  cex.row = row;
+  cex.predicate = to_sql(predicate);
+  cex.skipping_expression = to_string(skipping, schema);
   cex.stats_text = stats_to_json(cex.stats, schema).dump();
   if (cex.dv_cardinality > 0) cex.stats_text += " dv=" + std::to_string(cex.dv_cardinality);
   if (cex.row) cex.row_text = row_to_json(*cex.row, schema).dump();
   for (const Value& v : cex.literals)
     cex.literals_text += (cex.literals_text.empty() ? "" : ", ") + to_sql_literal(v);
+  return cex;
 }
 
 double millis_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
-std::optional<std::vector<Value>> decode_literals(const Encoding& enc, const z3::model& model,
-                                                  std::string& problem) {
-  const std::optional<Row> values = enc.literals.decode(model, problem);
-  if (!values) return std::nullopt;
-  return std::vector<Value>(values->begin(), values->end());
 }
 
 // Why the file holding this row could not have been written with these stats, or nullopt. The
@@ -156,6 +206,43 @@ std::optional<std::string> inconsistency(const SymbolicFile::Decoded& d, const R
   return std::nullopt;
 }
 
+struct Witness {
+  std::optional<Row> row;  // absent when the theorem has no row (exactness)
+  std::vector<Value> literals;
+  SymbolicFile::Decoded file;
+};
+
+std::optional<Witness> decode_witness(const Encoding& enc, const z3::model& model, bool with_row,
+                                      std::string& problem) {
+  Witness w;
+  if (with_row) {
+    w.row = enc.row.decode(model, problem);
+    if (!w.row) return std::nullopt;
+  }
+  const std::optional<Row> literals = enc.literals.decode(model, problem);
+  if (!literals) return std::nullopt;
+  w.literals.assign(literals->begin(), literals->end());
+  std::optional<SymbolicFile::Decoded> file = enc.file.decode(model, problem);
+  if (!file) return std::nullopt;
+  w.file = std::move(*file);
+  return w;
+}
+
+// solver.check(); a model that does not decode to real values is retried once with every string
+// restricted to the decodable alphabet. On sat, `witness` holds the decoded model or `problem`
+// says why there is none.
+z3::check_result solve(z3::solver& solver, const Encoding& enc, bool with_row, std::optional<Witness>& witness,
+                       std::string& problem) {
+  z3::check_result r = solver.check();
+  if (r != z3::sat) return r;
+  witness = decode_witness(enc, solver.get_model(), with_row, problem);
+  if (witness) return r;
+  for (const z3::expr& f : enc.alphabet_facts()) solver.add(f);
+  r = solver.check();
+  if (r == z3::sat) witness = decode_witness(enc, solver.get_model(), with_row, problem);
+  return r;
+}
+
 }  // namespace
 
 RuleProver::RuleProver(unsigned timeout_ms) : z3_(std::make_unique<Context>()) {
@@ -176,60 +263,56 @@ TheoremResult RuleProver::prove_sound(const PredicateTemplate& t, Mutant mutant)
   return prove_claim_sound(t, *built, mutant);
 }
 
+namespace {
+
+// Replays a soundness witness through the concrete code: COUNTEREXAMPLE only when the concrete
+// logic skips, the model evaluator finds the predicate TRUE and the row fits the stats.
+void judge_witness(const PredicateTemplate& t, const SkippingPredicate& claimed, Mutant mutant,
+                   const Witness& w, TheoremResult& result) {
+  const ExprPtr instantiated = instantiate(t, w.literals);
+  const SkippingPredicate concrete{substitute_literals(claimed.expr, t, w.literals), claimed.referenced};
+  TheoremCounterexample cex = counterexample(w.file, w.literals, w.row, instantiated, concrete.expr, *t.schema);
+  const FileView view{&w.file.stats, w.file.dv_cardinality};
+  if (decide_verdict(concrete, view, *t.schema, mutant) != FileVerdict::Skip) {
+    result.note = "witness not confirmed: the concrete logic keeps the file";
+  } else if (evaluate(*instantiated, *w.row) != Truth::True) {
+    result.note = "witness not confirmed: the model evaluator does not find the predicate TRUE";
+  } else if (const auto why = inconsistency(w.file, *w.row, *t.schema, mutant)) {
+    result.note = "witness not confirmed: " + *why;
+  } else {
+    result.verdict = TheoremVerdict::Counterexample;
+  }
+  result.counterexample = std::move(cex);
+}
+
+}  // namespace
+
 TheoremResult RuleProver::prove_claim_sound(const PredicateTemplate& t, const SkippingPredicate& claimed,
                                             Mutant mutant) {
   const auto start = std::chrono::steady_clock::now();
   TheoremResult result{t.rule, t.type, TheoremVerdict::Unknown, "", std::nullopt, 0};
-  z3::context& ctx = z3_->ctx;
   z3::solver& solver = z3_->solver;
   solver.push();
   try {
-    Encoding enc(ctx, t, mutant);
-    ExprEncoder predicate(ctx, enc.row, enc.alphabet);
-    const SymbolicSkipping production(enc.file, *t.schema, enc.alphabet, mutant);
-    const z3::expr matches = enc.symbolic(predicate.is_true(*t.predicate));
-    const z3::expr skipped = enc.symbolic(production.skips(claimed));
+    Encoding enc(z3_->ctx, t, mutant);
     solver.add(enc.file.holds_row(enc.row));
-    solver.add(matches);
-    solver.add(skipped);
+    solver.add(enc.matches(*t.predicate));
+    solver.add(enc.skips(claimed, mutant));
     for (const z3::expr& f : enc.file.facts()) solver.add(f);
     for (const z3::expr& f : enc.row.type_constraints()) solver.add(f);
-    for (const z3::expr& f : enc.slot_facts(ctx, t)) solver.add(f);
-    switch (solver.check()) {
+    for (const z3::expr& f : enc.slot_facts()) solver.add(f);
+    std::optional<Witness> witness;
+    std::string problem;
+    switch (solve(solver, enc, true, witness, problem)) {
       case z3::unsat:
         result.verdict = TheoremVerdict::Proved;
         result.note = "unsat";
         break;
       case z3::unknown: result.note = "z3: " + solver.reason_unknown(); break;
-      case z3::sat: {
-        const z3::model model = solver.get_model();
-        std::string problem;
-        const auto row = enc.row.decode(model, problem);
-        const auto literals = row ? decode_literals(enc, model, problem) : std::nullopt;
-        const auto file = literals ? enc.file.decode(model, problem) : std::nullopt;
-        if (!file) {
-          result.note = "cannot decode the witness: " + problem;
-          break;
-        }
-        const ExprPtr instantiated = instantiate(t, *literals);
-        const SkippingPredicate concrete{substitute_literals(claimed.expr, t, *literals), claimed.referenced};
-        TheoremCounterexample cex{file->stats, file->dv_cardinality, *literals, *row, to_sql(instantiated),
-                                  to_string(concrete.expr, *t.schema)};
-        render(cex, *t.schema);
-        const FileView view{&file->stats, file->dv_cardinality};
-        if (decide_verdict(concrete, view, *t.schema, mutant) != FileVerdict::Skip) {
-          result.note = "witness not confirmed: the concrete logic keeps the file";
-        } else if (evaluate(*instantiated, *row) != Truth::True) {
-          result.note = "witness not confirmed: the model evaluator does not find the predicate TRUE";
-        } else if (const auto why = inconsistency(*file, *row, *t.schema, mutant)) {
-          result.note = "witness not confirmed: " + *why;
-        } else {
-          result.verdict = TheoremVerdict::Counterexample;
-          result.counterexample = std::move(cex);
-        }
-        if (result.verdict == TheoremVerdict::Unknown) result.counterexample = std::move(cex);
+      case z3::sat:
+        if (witness) judge_witness(t, claimed, mutant, *witness, result);
+        else result.note = "cannot decode the witness: " + problem;
         break;
-      }
     }
   } catch (const z3::exception& e) {
     result.note = std::string("z3 error: ") + e.msg();
@@ -257,7 +340,7 @@ void collect_constants(const z3::expr& e, z3::expr_vector& out) {
 
 }  // namespace
 
-TheoremResult RuleProver::prove_exact(const PredicateTemplate& t) {
+TheoremResult RuleProver::prove_exact(const PredicateTemplate& t, ExactnessScope scope) {
   const auto start = std::chrono::steady_clock::now();
   TheoremResult result{t.rule, t.type, TheoremVerdict::Unknown, "", std::nullopt, 0};
   const StatsEligibility eligibility(*t.schema, StatsConfig{});
@@ -271,47 +354,50 @@ TheoremResult RuleProver::prove_exact(const PredicateTemplate& t) {
   solver.push();
   try {
     Encoding enc(ctx, t, Mutant::None);
-    ExprEncoder predicate(ctx, enc.row, enc.alphabet);
-    const SymbolicSkipping production(enc.file, *t.schema, enc.alphabet, Mutant::None);
-    const z3::expr matches = enc.symbolic(predicate.is_true(*t.predicate));
+    // Build the row's symbols first, so the quantifier below binds every one of them.
+    const z3::expr matches = enc.matches(*t.predicate);
     const z3::expr holds = enc.file.holds_row(enc.row);
     z3::expr_vector row_constants(ctx);
     for (const int leaf : kBothColumns) {
-      collect_constants(enc.row.column(leaf).is_null, row_constants);
-      collect_constants(enc.row.column(leaf).payload, row_constants);
+      const SymValue& v = enc.row.column(leaf);
+      collect_constants(v.is_null, row_constants);
+      collect_constants(v.payload, row_constants);
+      if (v.sequence)
+        for (const z3::expr& code : v.sequence->codes) collect_constants(code, row_constants);
     }
     z3::expr row_facts = ctx.bool_val(true);
     for (const z3::expr& f : enc.row.type_constraints()) row_facts = row_facts && f;
+    for (const z3::expr& f : enc.row.alphabet_constraints()) row_facts = row_facts && f;
     solver.add(z3::forall(row_constants, z3::implies(row_facts && holds, !matches)));
-    solver.add(!enc.symbolic(production.skips(*built)));
+    solver.add(!enc.skips(*built, Mutant::None));
     solver.add(enc.file.exact() && !enc.file.num_records_absent());
     const SymbolicColumn& c = enc.file.column(0);
     solver.add(!c.null_count.is_null);
     if (has_min_max(t.schema->leaves()[0].type.kind)) solver.add(!c.min.is_null && !c.max.is_null);
+    if (scope == ExactnessScope::ManyRows) {
+      const z3::expr live = enc.file.physical_rows() - enc.file.dv_cardinality();
+      solver.add(live - c.live_nulls >= ctx.int_val(kExactnessNonNullRows));
+    }
     for (const z3::expr& f : enc.file.facts()) solver.add(f);
-    for (const z3::expr& f : enc.slot_facts(ctx, t)) solver.add(f);
-    switch (solver.check()) {
+    for (const z3::expr& f : enc.slot_facts()) solver.add(f);
+    std::optional<Witness> witness;
+    std::string problem;
+    switch (solve(solver, enc, false, witness, problem)) {
       case z3::unsat:
         result.verdict = TheoremVerdict::Proved;
         result.note = "exact: every kept file holds a matching row";
         break;
       case z3::unknown: result.note = "z3: " + solver.reason_unknown(); break;
       case z3::sat: {
-        const z3::model model = solver.get_model();
-        std::string problem;
-        const auto literals = decode_literals(enc, model, problem);
-        const auto file = literals ? enc.file.decode(model, problem) : std::nullopt;
-        if (!file) {
+        if (!witness) {
           result.note = "cannot decode the example: " + problem;
           break;
         }
-        const ExprPtr instantiated = instantiate(t, *literals);
+        const ExprPtr instantiated = instantiate(t, witness->literals);
         const auto concrete = build_skipping_predicate(instantiated, eligibility);
-        const FileView view{&file->stats, file->dv_cardinality};
-        result.counterexample = TheoremCounterexample{file->stats, file->dv_cardinality, *literals,
-                                                      std::nullopt, to_sql(instantiated),
-                                                      to_string(concrete ? concrete->expr : nullptr, *t.schema)};
-        render(*result.counterexample, *t.schema);
+        const FileView view{&witness->file.stats, witness->file.dv_cardinality};
+        result.counterexample = counterexample(witness->file, witness->literals, std::nullopt, instantiated,
+                                               concrete ? concrete->expr : nullptr, *t.schema);
         if (concrete && decide_verdict(*concrete, view, *t.schema) == FileVerdict::Keep) {
           result.verdict = TheoremVerdict::Counterexample;
           result.note = "missed skip: kept, yet no row consistent with the stats matches";

@@ -43,6 +43,12 @@ struct TheoremResult {
   double millis = 0;
 };
 
+// Which files the exactness converse speaks about. The rules never count rows, so a file with
+// fewer than three non-null values cannot hold a value strictly between its min and max; ManyRows
+// assumes at least that many, AnyRowCount shows the missed skip it costs.
+enum class ExactnessScope { ManyRows, AnyRowCount };
+inline constexpr int kExactnessNonNullRows = 3;
+
 class RuleProver {
  public:
   explicit RuleProver(unsigned timeout_ms = 20000);
@@ -57,8 +63,9 @@ class RuleProver {
   TheoremResult prove_claim_sound(const PredicateTemplate& t, const SkippingPredicate& claimed,
                                   Mutant mutant = Mutant::None);
   // The converse on tight stats with every stat present and no deletion vector: a kept file
-  // holds a row that makes the predicate TRUE. COUNTEREXAMPLE = a missed skip.
-  TheoremResult prove_exact(const PredicateTemplate& t);
+  // holds a row consistent with the stats that makes the predicate TRUE. COUNTEREXAMPLE = a
+  // missed skip (stats, literals; no row can match).
+  TheoremResult prove_exact(const PredicateTemplate& t, ExactnessScope scope = ExactnessScope::ManyRows);
 
  private:
   struct Context;

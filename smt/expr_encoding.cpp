@@ -94,6 +94,8 @@ SymValue ExprEncoder::truth(const z3::expr& is_null, const z3::expr& value) cons
 z3::expr ExprEncoder::is_true(const Expr& predicate) { return truth_is_true(encode(predicate)); }
 
 SymValue ExprEncoder::encode(const Expr& e) {
+  if (override_)
+    if (std::optional<SymValue> overridden = override_(e)) return std::move(*overridden);
   switch (e.kind) {
     case ExprKind::Literal: return encode_literal(ctx_, e.literal, alphabet_);
     case ExprKind::Column:

@@ -6,6 +6,8 @@
 // casts, every function call (deterministic or not) — is a fresh unconstrained value, NULL or not,
 // so the encoding never rules out anything a row can do; `over_approximated()` then says so.
 #pragma once
+#include <functional>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -22,6 +24,12 @@ void collect_code_points(const Expr& e, std::set<char32_t>& out);
 class ExprEncoder {
  public:
   ExprEncoder(z3::context& ctx, RowSymbols& row, const CodePointMap& alphabet);
+
+  // Consulted before every node is encoded; nullopt = the usual encoding. The rule theorems use
+  // it to give placeholder literals symbolic values (no constant codes, so no comparison is
+  // expanded against them) and LIKE patterns symbolic prefixes.
+  using NodeOverride = std::function<std::optional<SymValue>(const Expr&)>;
+  void override_nodes(NodeOverride override_node) { override_ = std::move(override_node); }
 
   SymValue encode(const Expr& e);
   // "The predicate is TRUE on the row".
@@ -45,6 +53,7 @@ class ExprEncoder {
   const CodePointMap& alphabet_;
   std::set<std::string> approximations_;
   int fresh_count_ = 0;
+  NodeOverride override_;
 };
 
 // Three-valued connectives on Bool SymValues (shared with the skipping-expression encoder).

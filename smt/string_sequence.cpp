@@ -142,6 +142,29 @@ z3::expr sequence_above(const CodeSequence& s, const std::vector<unsigned>& cons
   return above;
 }
 
+namespace {
+
+void same_capacity(const CodeSequence& a, const CodeSequence& b) {
+  if (a.codes.size() != b.codes.size()) throw std::invalid_argument("smt: sequences of different capacities");
+}
+
+}  // namespace
+
+z3::expr sequences_equal(const CodeSequence& a, const CodeSequence& b) {
+  same_capacity(a, b);
+  z3::expr equal = a.length == b.length;
+  for (size_t i = 0; i < a.codes.size(); ++i) equal = equal && a.codes[i] == b.codes[i];
+  return equal;
+}
+
+// Lexicographic over the codes padded with -1, from the last position back.
+z3::expr sequences_below(const CodeSequence& a, const CodeSequence& b) {
+  same_capacity(a, b);
+  z3::expr below = a.length.ctx().bool_val(false);
+  for (size_t i = a.codes.size(); i-- > 0;) below = a.codes[i] < b.codes[i] || (a.codes[i] == b.codes[i] && below);
+  return below;
+}
+
 z3::expr sequence_has_prefix(const CodeSequence& s, const std::vector<unsigned>& prefix) {
   fits(s, prefix.size());
   z3::expr has = s.length >= s.length.ctx().int_val(static_cast<int64_t>(prefix.size()));

@@ -52,6 +52,10 @@ z3::expr sequence_equals(const CodeSequence& s, const std::vector<unsigned>& con
 z3::expr sequence_below(const CodeSequence& s, const std::vector<unsigned>& constant);
 z3::expr sequence_above(const CodeSequence& s, const std::vector<unsigned>& constant);
 z3::expr sequence_has_prefix(const CodeSequence& s, const std::vector<unsigned>& prefix);
+// Two sequences of one capacity, both symbolic (the rule theorems encode every string so).
+z3::expr sequences_equal(const CodeSequence& a, const CodeSequence& b);
+z3::expr sequences_below(const CodeSequence& a, const CodeSequence& b);  // a < b
+
 // `pattern` with its characters as alphabet codes (Char elements' code_point holds the code);
 // nullopt when the pattern has a '%' before its last element.
 std::optional<z3::expr> sequence_like(const CodeSequence& s, const std::vector<LikeElement>& pattern);

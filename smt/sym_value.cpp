@@ -115,14 +115,17 @@ z3::sort payload_sort(z3::context& ctx, Domain d) {
 
 namespace {
 
-// A sequence-encoded column against a constant; anything else with a sequence is not encodable.
+// A sequence-encoded column against a constant or another sequence; anything else with a sequence
+// is not encodable.
 z3::expr sequence_equal(const SymValue& a, const SymValue& b) {
+  if (a.sequence && b.sequence) return sequences_equal(*a.sequence, *b.sequence);
   if (a.sequence && b.constant_codes) return sequence_equals(*a.sequence, *b.constant_codes);
   if (b.sequence && a.constant_codes) return sequence_equals(*b.sequence, *a.constant_codes);
   incomparable();
 }
 
 z3::expr sequence_less(const SymValue& a, const SymValue& b) {
+  if (a.sequence && b.sequence) return sequences_below(*a.sequence, *b.sequence);
   if (a.sequence && b.constant_codes) return sequence_below(*a.sequence, *b.constant_codes);
   if (b.sequence && a.constant_codes) return sequence_above(*b.sequence, *a.constant_codes);
   incomparable();

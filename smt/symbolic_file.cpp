@@ -1,5 +1,6 @@
 #include "smt/symbolic_file.h"
 
+#include <set>
 #include <stdexcept>
 
 #include "model/string_truncation.h"
@@ -28,8 +29,22 @@ z3::expr floor_to_milli(const z3::expr& micros) {
   return micros - z3::mod(micros, micros.ctx().int_val(kMicrosPerMilli));
 }
 
-z3::expr prefix_of_length(const z3::expr& s, int length) {
-  return s.extract(s.ctx().int_val(0), s.ctx().int_val(length));
+const CodeSequence& sequence(const SymValue& v) {
+  if (!v.sequence) throw std::invalid_argument("smt: a symbolic-file string without a code sequence");
+  return *v.sequence;
+}
+
+SymValue first_codes(const SymValue& v, int n) {
+  return {v.is_null, sequence_first(sequence(v), n).length, Domain::String, std::nullopt,
+          sequence_first(sequence(v), n)};
+}
+
+z3::expr longer_than(const SymValue& v, int n) { return sequence(v).length > v.is_null.ctx().int_val(n); }
+
+std::unique_ptr<RowSymbols> sequence_symbols(z3::context& ctx, const Schema& shadow, const CodePointMap& alphabet) {
+  auto symbols = std::make_unique<RowSymbols>(ctx, shadow, alphabet);
+  symbols->use_sequences(string_leaves(shadow), kSymbolicStringCapacity);
+  return symbols;
 }
 
 std::vector<StructField> shadow_fields(const Schema& schema, const std::vector<int>& leaves) {
@@ -52,6 +67,30 @@ std::vector<StructField> shadow_fields(const Schema& schema, const std::vector<i
 
 }  // namespace
 
+std::set<int> string_leaves(const Schema& schema) {
+  std::set<int> strings;
+  for (const Leaf& leaf : schema.leaves())
+    if (leaf.type.kind == TypeKind::String) strings.insert(leaf.ordinal);
+  return strings;
+}
+
+CodeSequence sequence_first(const CodeSequence& s, int n) {
+  z3::context& ctx = s.length.ctx();
+  CodeSequence first{{}, z3::ite(s.length < ctx.int_val(n), s.length, ctx.int_val(n))};
+  for (size_t i = 0; i < s.codes.size(); ++i)
+    first.codes.push_back(static_cast<int>(i) < n ? s.codes[i] : ctx.int_val(kPastTheEnd));
+  return first;
+}
+
+z3::expr sequence_is_prefix(const CodeSequence& prefix, const CodeSequence& s) {
+  z3::context& ctx = s.length.ctx();
+  z3::expr is_prefix = prefix.length <= s.length;
+  for (size_t i = 0; i < prefix.codes.size(); ++i)
+    is_prefix = is_prefix && z3::implies(ctx.int_val(static_cast<int>(i)) < prefix.length,
+                                          prefix.codes[i] == s.codes[i]);
+  return is_prefix;
+}
+
 SymbolicFile::SymbolicFile(z3::context& ctx, const Schema& schema, const std::vector<int>& leaves,
                            const CodePointMap& alphabet, Mutant writer_mutant)
     : ctx_(ctx),
@@ -59,7 +98,7 @@ SymbolicFile::SymbolicFile(z3::context& ctx, const Schema& schema, const std::ve
       leaves_(leaves),
       writer_mutant_(writer_mutant),
       shadow_(std::make_unique<Schema>(shadow_fields(schema, leaves))),
-      symbols_(std::make_unique<RowSymbols>(ctx, *shadow_, alphabet)),
+      symbols_(sequence_symbols(ctx, *shadow_, alphabet)),
       num_records_(symbols_->column(kFieldsPerColumn * leaves.size())),
       physical_rows_(symbols_->column(kFieldsPerColumn * leaves.size() + 1)),
       dv_cardinality_(symbols_->column(kFieldsPerColumn * leaves.size() + 2)),
@@ -80,27 +119,22 @@ const SymbolicColumn& SymbolicFile::column(int leaf) const {
 z3::expr SymbolicFile::exact() const { return !wide_ && dv_cardinality_.payload == 0; }
 
 z3::expr SymbolicFile::written_min(const SymbolicColumn& c, const DataType& type) const {
-  const z3::expr& stored = c.min.payload;
-  const z3::expr& truth = c.true_min.payload;
-  if (is_timestamp(type.kind)) return stored == floor_to_milli(truth);
+  if (is_timestamp(type.kind)) return c.min.payload == floor_to_milli(c.true_min.payload);
   if (type.kind != TypeKind::String) return sym_equal(c.min, c.true_min);
-  const z3::expr exact_length = ctx_.int_val(kSymbolicExactStringLength);
-  return z3::ite(truth.length() <= exact_length, stored == truth,
-                 z3::prefixof(stored, truth) && stored.length() >= exact_length);
+  return z3::ite(!longer_than(c.true_min, kSymbolicExactStringLength), sym_equal(c.min, c.true_min),
+                 sequence_is_prefix(sequence(c.min), sequence(c.true_min)) &&
+                     sequence(c.min).length >= ctx_.int_val(kSymbolicExactStringLength));
 }
 
 z3::expr SymbolicFile::written_max(const SymbolicColumn& c, const DataType& type) const {
-  const z3::expr& stored = c.max.payload;
-  const z3::expr& truth = c.true_max.payload;
-  if (is_timestamp(type.kind)) return stored == floor_to_milli(truth);
+  if (is_timestamp(type.kind)) return c.max.payload == floor_to_milli(c.true_max.payload);
   if (type.kind != TypeKind::String) return sym_equal(c.max, c.true_max);
-  if (writer_mutant_ == Mutant::StringMaxPlainPrefix) {
-    return stored == prefix_of_length(truth, kDefaultStringPrefixLength);
-  }
-  const z3::expr exact_length = ctx_.int_val(kSymbolicExactStringLength);
-  return z3::ite(truth.length() <= exact_length, stored == truth,
+  if (writer_mutant_ == Mutant::StringMaxPlainPrefix)
+    return sym_equal(c.max, first_codes(c.true_max, kDefaultStringPrefixLength));
+  return z3::ite(!longer_than(c.true_max, kSymbolicExactStringLength), sym_equal(c.max, c.true_max),
                  at_most(c.true_max, c.max) &&
-                     z3::prefixof(prefix_of_length(truth, kSymbolicExactStringLength), stored));
+                     sequence_is_prefix(sequence_first(sequence(c.true_max), kSymbolicExactStringLength),
+                                        sequence(c.max)));
 }
 
 z3::expr SymbolicFile::bounded_min(const SymbolicColumn& c, const DataType& type) const {
@@ -110,9 +144,8 @@ z3::expr SymbolicFile::bounded_min(const SymbolicColumn& c, const DataType& type
 
 z3::expr SymbolicFile::bounded_max(const SymbolicColumn& c, const DataType& type) const {
   if (is_timestamp(type.kind)) return c.max.payload >= floor_to_milli(c.true_max.payload);
-  if (type.kind == TypeKind::String && writer_mutant_ == Mutant::StringMaxPlainPrefix) {
-    return !str_less(c.max.payload, prefix_of_length(c.true_max.payload, kDefaultStringPrefixLength));
-  }
+  if (type.kind == TypeKind::String && writer_mutant_ == Mutant::StringMaxPlainPrefix)
+    return at_most(first_codes(c.true_max, kDefaultStringPrefixLength), c.max);
   return at_most(c.true_max, c.max);
 }
 

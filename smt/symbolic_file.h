@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,16 @@
 #include "smt/row_symbols.h"
 
 namespace skipsound::smt {
+
+// Every string in the theorems is a bounded code sequence of this capacity (smt/string_sequence.h):
+// Z3 4.8.12's string solver times out on str.< between symbolic strings, integers do not. The
+// capacity covers Delta's 32-character stats prefix and the characters past it that truncation
+// (and the string-max-plain-prefix mutant) turn on, so string theorems are proved for every
+// string of up to this many code points.
+inline constexpr int kSymbolicStringCapacity = 34;
+std::set<int> string_leaves(const Schema& schema);  // the leaves to encode as sequences
+CodeSequence sequence_first(const CodeSequence& s, int n);  // substr(s, 1, n)
+z3::expr sequence_is_prefix(const CodeSequence& prefix, const CodeSequence& s);
 
 // What a writer with no string truncation quirks keeps exact: strings up to this many code points
 // are stored as they are (well below the 32-char prefix, whichever way a writer counts).
@@ -41,6 +52,8 @@ class SymbolicFile {
 
   // What any file's stats satisfy: counts in range, bounds written from the truth.
   std::vector<z3::expr> facts() const;
+  // String stats within the decodable alphabet (RowSymbols::alphabet_constraints).
+  const std::vector<z3::expr>& alphabet_constraints() const { return symbols_->alphabet_constraints(); }
   // The row is one of the file's live rows (every column within the truth).
   z3::expr holds_row(RowSymbols& row) const;
 
@@ -48,6 +61,7 @@ class SymbolicFile {
   const z3::expr& num_records() const { return num_records_.payload; }
   const z3::expr& num_records_absent() const { return num_records_.is_null; }
   const z3::expr& dv_cardinality() const { return dv_cardinality_.payload; }
+  const z3::expr& physical_rows() const { return physical_rows_.payload; }
   const z3::expr& wide() const { return wide_; }  // tightBounds: false
   // Tight bounds and no deletion vector: the stats describe the live rows exactly.
   z3::expr exact() const;

@@ -23,8 +23,8 @@ z3::expr saturating_bump(const z3::expr& micros) {
 }  // namespace
 
 SymbolicSkipping::SymbolicSkipping(const SymbolicFile& file, const Schema& schema,
-                                   const CodePointMap& alphabet, Mutant mutant)
-    : file_(file), schema_(schema), alphabet_(alphabet), mutant_(mutant) {}
+                                   const CodePointMap& alphabet, Mutant mutant, LiteralBinding bind_literal)
+    : file_(file), schema_(schema), alphabet_(alphabet), mutant_(mutant), bind_literal_(std::move(bind_literal)) {}
 
 SymValue SymbolicSkipping::read_stat(const StatRef& s) const {
   if (s.kind == StatKind::NumRecords) {
@@ -81,14 +81,17 @@ SymValue SymbolicSkipping::compare(const SkipExpr& e) const {
 SymValue SymbolicSkipping::evaluate(const SkipExpr& e) const {
   z3::context& ctx = file_.num_records().ctx();
   switch (e.kind) {
-    case SkipKind::Literal: return encode_literal(ctx, e.literal, alphabet_);
+    case SkipKind::Literal:
+      if (bind_literal_)
+        if (std::optional<SymValue> bound = bind_literal_(e.literal)) return std::move(*bound);
+      return encode_literal(ctx, e.literal, alphabet_);
     case SkipKind::Stat: return read_stat(e.stat);
     case SkipKind::Compare: return compare(e);
     case SkipKind::Substr: {
       const SymValue operand = evaluate(*e.children[0]);
-      if (operand.domain != Domain::String) throw std::invalid_argument("smt: substr of a non-string stat");
-      return {operand.is_null, operand.payload.extract(ctx.int_val(0), ctx.int_val(e.length)),
-              Domain::String};
+      if (!operand.sequence) throw std::invalid_argument("smt: substr of a stat that is not a string");
+      const CodeSequence first = sequence_first(*operand.sequence, e.length);
+      return {operand.is_null, first.length, Domain::String, std::nullopt, first};
     }
     case SkipKind::And: return truth_and(evaluate(*e.children[0]), evaluate(*e.children[1]));
     case SkipKind::Or: return truth_or(evaluate(*e.children[0]), evaluate(*e.children[1]));

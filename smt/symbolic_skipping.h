@@ -3,6 +3,8 @@
 // tests/proofs checks the two agree on concrete stats, and every counterexample a theorem finds is
 // replayed through the concrete code.
 #pragma once
+#include <functional>
+#include <optional>
 #include <set>
 
 #include <z3++.h>
@@ -14,8 +16,11 @@ namespace skipsound::smt {
 
 class SymbolicSkipping {
  public:
+  // `bind_literal` gives a literal a symbolic value (nullopt: the literal itself); the rule
+  // theorems bind their placeholder literals with it.
+  using LiteralBinding = std::function<std::optional<SymValue>(const Value&)>;
   SymbolicSkipping(const SymbolicFile& file, const Schema& schema, const CodePointMap& alphabet,
-                   Mutant mutant);
+                   Mutant mutant, LiteralBinding bind_literal = {});
 
   // A stat as read_stat reads it: absent = NULL, a timestamp max bumped by 1 ms (saturating).
   SymValue read_stat(const StatRef& s) const;
@@ -34,6 +39,7 @@ class SymbolicSkipping {
   const Schema& schema_;
   const CodePointMap& alphabet_;
   Mutant mutant_;
+  LiteralBinding bind_literal_;
 };
 
 }  // namespace skipsound::smt
