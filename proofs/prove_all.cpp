@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "checker/skipping_builder.h"
+
 namespace skipsound {
 
 bool RuleProof::as_expected() const {
@@ -24,6 +26,25 @@ ProveOutcome ProveSummary::outcome() const {
   return ProveOutcome::AsExpected;
 }
 
+namespace {
+
+bool soundness_covers(const PredicateTemplate& t, TypeCoverage types) {
+  return types == TypeCoverage::All || t.schema->leaves().at(0).type.kind != TypeKind::Float;
+}
+
+bool exactness_covers(const PredicateTemplate& t, TypeCoverage types) {
+  const TypeKind kind = t.schema->leaves().at(0).type.kind;
+  const bool quick = is_int64_backed(kind) || kind == TypeKind::Decimal;
+  return t.single_comparison && (types == TypeCoverage::All || quick);
+}
+
+// A rule that never skips misses every skip: the converse says nothing about it.
+bool ever_skips(const PredicateTemplate& t) {
+  return build_skipping_predicate(t.predicate, StatsEligibility(*t.schema, StatsConfig{})).has_value();
+}
+
+}  // namespace
+
 ProveSummary prove_all(const ProveOptions& options) {
   if (options.mutant != Mutant::None && !is_per_file_mutant(options.mutant)) {
     throw std::invalid_argument(std::string("mutant ") + mutant_name(options.mutant) +
@@ -34,9 +55,10 @@ ProveSummary prove_all(const ProveOptions& options) {
   summary.mutant = options.mutant;
   RuleProver prover(options.timeout_ms);
   for (const PredicateTemplate& t : rule_templates()) {
+    if (!soundness_covers(t, options.types)) continue;
     const bool expected = expected_to_break(t, options.mutant);
     summary.rules.push_back(RuleProof{prover.prove_sound(t, options.mutant), expected});
-    if (options.exactness && options.mutant == Mutant::None && t.single_comparison)
+    if (options.exactness && options.mutant == Mutant::None && exactness_covers(t, options.types) && ever_skips(t))
       summary.exactness.push_back(prover.prove_exact(t));
   }
   if (options.composition) {

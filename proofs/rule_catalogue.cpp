@@ -1,5 +1,6 @@
 #include "proofs/rule_catalogue.h"
 
+#include <algorithm>
 #include <functional>
 #include <stdexcept>
 
@@ -239,6 +240,42 @@ ExprPtr substitute(const ExprPtr& e, const std::vector<LiteralSlot>& slots, cons
   return copy;
 }
 
+bool contains(const SkipExpr& e, const std::function<bool(const SkipExpr&)>& wanted) {
+  if (wanted(e)) return true;
+  for (const SkipExprPtr& child : e.children)
+    if (contains(*child, wanted)) return true;
+  return false;
+}
+
+bool reads_stat(const SkipExpr& e, StatKind kind) {
+  return contains(e, [kind](const SkipExpr& n) { return n.kind == SkipKind::Stat && n.stat.kind == kind; });
+}
+
+// `nullCount(c) > 0` as a disjunct (NOT (c <=> v)): a file whose live rows may all be NULL is
+// kept by it whatever the bounds say.
+bool keeps_files_with_nulls(const SkipExpr& e) {
+  return contains(e, [](const SkipExpr& n) {
+    return n.kind == SkipKind::Compare && n.op == CompareOp::Gt && n.children[0]->kind == SkipKind::Stat &&
+           n.children[0]->stat.kind == StatKind::NullCount;
+  });
+}
+
+// Evaluates the same on every file: literals, comparisons with a NULL literal (always NULL), and
+// connectives over those.
+bool constant_expression(const SkipExpr& e) {
+  switch (e.kind) {
+    case SkipKind::Literal: return true;
+    case SkipKind::Compare:
+      return std::any_of(e.children.begin(), e.children.end(), [](const SkipExprPtr& c) {
+        return c->kind == SkipKind::Literal && c->literal.is_null();
+      });
+    case SkipKind::And: case SkipKind::Or: case SkipKind::Not:
+      return std::all_of(e.children.begin(), e.children.end(),
+                         [](const SkipExprPtr& c) { return constant_expression(*c); });
+    default: return false;
+  }
+}
+
 }  // namespace
 
 std::vector<PredicateTemplate> rule_templates() {
@@ -281,7 +318,8 @@ ExprPtr instantiate(const PredicateTemplate& t, const std::vector<Value>& litera
 bool expected_to_break(const PredicateTemplate& t, Mutant mutant) {
   const StatsEligibility eligibility(*t.schema, StatsConfig{});
   const std::optional<SkippingPredicate> built = build_skipping_predicate(t.predicate, eligibility);
-  if (!built) return false;
+  // A constant expression (the predicate is never TRUE) depends on no stat a mutant could misread.
+  if (!built || constant_expression(*built->expr)) return false;
   auto references = [&](StatKind kind) {
     for (const StatRef& r : built->referenced)
       if (r.kind == kind) return true;
@@ -291,7 +329,10 @@ bool expected_to_break(const PredicateTemplate& t, Mutant mutant) {
   const bool starts_with = t.rule.find("LIKE") != std::string::npos;
   switch (mutant) {
     case Mutant::SkipMissingStats: return true;  // every rule reads some stat a file may lack
-    case Mutant::TrustWideNullcount: return references(StatKind::NumRecords);
+    case Mutant::TrustWideNullcount:
+      // It only changes what numRecords reads: in the expression, or in verifying a min/max.
+      return reads_stat(*built->expr, StatKind::NumRecords) ||
+             (references(StatKind::NumRecords) && !keeps_files_with_nulls(*built->expr));
     case Mutant::NoTimestampMaxBump:
       return (kind == TypeKind::Timestamp || kind == TypeKind::TimestampNtz) && references(StatKind::Max);
     case Mutant::StringMaxPlainPrefix:

@@ -20,6 +20,7 @@ namespace {
 constexpr int kFieldsPerColumn = 6;
 enum Field { kMin, kMax, kNullCount, kTrueMin, kTrueMax, kLiveNulls };
 constexpr int64_t kMicrosPerMilli = 1000;
+constexpr int64_t kMaxSymbolicRows = int64_t{1} << 40;
 
 bool is_timestamp(TypeKind k) { return k == TypeKind::Timestamp || k == TypeKind::TimestampNtz; }
 
@@ -186,6 +187,8 @@ std::vector<z3::expr> SymbolicFile::facts() const {
   const z3::expr& dv = dv_cardinality_.payload;
   facts.push_back(!physical_rows_.is_null && !dv_cardinality_.is_null);
   facts.push_back(0 <= dv && physical - dv >= 1);
+  // No file holds more rows; keeps the concrete re-check's int64 row arithmetic exact.
+  facts.push_back(physical <= ctx_.int_val(kMaxSymbolicRows));
   facts.push_back(z3::implies(!num_records_.is_null, num_records_.payload == physical));
   // tightBounds is always written; a file without it reads as tight (modelled by wide = false).
   facts.push_back(!symbols_->column(kFieldsPerColumn * leaves_.size() + 3).is_null);
