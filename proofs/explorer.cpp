@@ -192,12 +192,6 @@ std::vector<std::string> shapes_of(const ScenarioRun& run, const Scenario& scena
   return shapes;
 }
 
-// SPEC §7: a commit without actions drops to SnapshotIsolation and skips the append check, so a
-// DELETE or UPDATE that matched nothing commits even when a concurrent append added rows it would
-// have matched. That is Delta's modelled behaviour, not a conflict-time skipping decision: it is
-// counted and reported apart from missed conflicts.
-bool is_empty_commit(const Commit& c) { return c.adds.empty() && c.removes.empty() && c.other_actions.empty(); }
-
 std::string expect_line(const std::string& name, const TransactionVerdict& v) {
   return "expect " + name + ": " + expected_verdict_text(ExpectedVerdict{v.kind, v.exception});
 }
@@ -274,9 +268,7 @@ TrialResult run_trial(const World& world, Mutant mutant, smt::Oracle& oracle, bo
     if (v.kind == VerdictKind::SerializableCommit || v.kind == VerdictKind::MissedConflict) ++result.commits;
     if (v.exception) ++result.aborts[exception_name(*v.exception)];
     if (v.kind == VerdictKind::FalseConflict) ++result.false_conflicts;
-    if (v.kind == VerdictKind::MissedConflict && is_empty_commit(run.transactions[v.transaction].commit)) {
-      ++result.empty_commit_anomalies;
-    } else if (v.kind == VerdictKind::MissedConflict) {
+    if (v.kind == VerdictKind::MissedConflict) {
       ++result.missed_conflicts;
       if (result.verdict == TrialVerdict::Sound) {
         result.verdict = TrialVerdict::MissedConflict;
@@ -313,7 +305,6 @@ void CategoryStats::add(const TrialResult& r) {
   commits += r.commits;
   false_conflicts += r.false_conflicts;
   missed_conflicts += r.missed_conflicts;
-  empty_commit_anomalies += r.empty_commit_anomalies;
   skip_checks += r.skip_checks;
   z3_unknowns += r.z3_unknowns;
   for (const auto& [name, count] : r.aborts) aborts[name] += count;

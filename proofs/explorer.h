@@ -49,7 +49,6 @@ struct TrialResult {
   size_t commits = 0;
   size_t false_conflicts = 0;
   size_t missed_conflicts = 0;
-  size_t empty_commit_anomalies = 0;  // missed conflicts of empty commits (SPEC §7, not a skip bug)
   size_t skip_checks = 0;  // (excluded file, loser read) pairs put to Z3
   size_t z3_unknowns = 0;
   std::map<std::string, size_t> aborts;  // by exception name
@@ -82,7 +81,6 @@ struct CategoryStats {
   size_t commits = 0;
   size_t false_conflicts = 0;
   size_t missed_conflicts = 0;
-  size_t empty_commit_anomalies = 0;
   size_t unjustified_skips = 0;
   size_t skip_checks = 0;
   size_t z3_unknowns = 0;

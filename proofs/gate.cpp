@@ -386,14 +386,13 @@ std::string gate_summary_text(const GateReport& r) {
       << r.per_file.failing_cases << " failing, " << fixed(r.per_file.seconds, 1) << " s\n\n";
 
   out << pad("category", 14) << pad("trials", 8) << pad("commits", 9) << pad("aborts", 8) << pad("false-c%", 10)
-      << pad("missed", 8) << pad("empty-c", 9) << pad("bad-skip", 10) << pad("skips-z3", 10) << pad("unknown", 9) << pad("discard", 9)
+      << pad("missed", 8) << pad("bad-skip", 10) << pad("skips-z3", 10) << pad("unknown", 9) << pad("discard", 9)
       << "trials/s\n";
   for (const CategoryResult& c : r.categories) {
     const CategoryStats& s = c.stats;
     out << pad(world_category_name(c.category), 14) << pad(std::to_string(s.trials), 8)
         << pad(std::to_string(s.commits), 9) << pad(std::to_string(s.abort_count()), 8)
         << pad(fixed(100 * s.false_conflict_rate(), 1), 10) << pad(std::to_string(s.missed_conflicts), 8)
-        << pad(std::to_string(s.empty_commit_anomalies), 9)
         << pad(std::to_string(s.unjustified_skips), 10) << pad(std::to_string(s.skip_checks), 10)
         << pad(std::to_string(s.z3_unknowns), 9) << pad(std::to_string(s.discarded), 9)
         << fixed(s.trials_per_second(), 0) << "\n";
@@ -407,8 +406,6 @@ std::string gate_summary_text(const GateReport& r) {
     for (const auto& [name, n] : aborts) out << " " << name << "=" << n;
     out << "\n";
   }
-  out << "(empty-c: commits of actionless DELETE/UPDATEs that no serial order explains — SPEC §7's empty-commit\n"
-         " downgrade to SnapshotIsolation, Delta's behaviour and not a skipping decision; counted, not failed)\n";
   for (const ProofGroupResult& p : r.proofs) {
     out << "\nproofs: " << p.group << ": " << (p.failed ? "FAILED" : "as expected") << " (" << fixed(p.seconds, 1) << " s)\n";
     if (p.failed) out << without_proved_lines(p.text);
@@ -448,7 +445,6 @@ nlohmann::json gate_report_json(const GateReport& r) {
     nlohmann::json cj = {{"category", world_category_name(c.category)}, {"trials", s.trials}, {"commits", s.commits},
                          {"aborts", s.aborts}, {"falseConflicts", s.false_conflicts},
                          {"falseConflictRate", s.false_conflict_rate()}, {"missedConflicts", s.missed_conflicts},
-                         {"emptyCommitAnomalies", s.empty_commit_anomalies},
                          {"unjustifiedSkips", s.unjustified_skips}, {"skipChecks", s.skip_checks},
                          {"z3Unknowns", s.z3_unknowns}, {"discarded", s.discarded}, {"shapes", s.shapes},
                          {"trialsPerSecond", s.trials_per_second()}};

@@ -109,14 +109,14 @@ std::vector<SerialOutcome> allowed_outcomes(const Table& snapshot,
                        canonical_rows(state.live_rows())});
   }
   // Delta's reason for dropping such commits to SnapshotIsolation: an empty or dataChange-free
-  // commit may be ordered before the winners (canDowngradeToSnapshotIsolation, Note-2).
+  // commit may be ordered before the winners (canDowngradeToSnapshotIsolation, Note-2). Its
+  // logical effect is nil, so ordered first it leaves the winners' history as they committed it
+  // (each winner's own order is judged by its own verdict); re-running the winners one after
+  // another instead would judge them again, against each other.
   if (isolation_to_use(loser.commit, snapshot.properties().isolation) ==
       IsolationLevel::SnapshotIsolation) {
-    Table state = snapshot;
-    apply_commit(state, loser.commit);
-    for (size_t w : attempt.winners) apply_commit(state, rerun(txns[w], state, planner).commit);
     allowed.push_back({order_text(txns, {}, attempt.transaction, attempt.winners),
-                       canonical_rows(state.live_rows())});
+                       canonical_rows(attempt.state_before.live_rows())});
   }
   return allowed;
 }

@@ -121,6 +121,19 @@ TEST(SerialOracle, EmptyCommitMayBeOrderedFirst) {
   EXPECT_EQ(w.verdicts[1].allowed.back().order, "T2 -> T1");
 }
 
+// T2 matched nothing on its snapshot and commits after T1's insert by the SnapshotIsolation order
+// "T2 first". T3 is the same shape; re-running T1 then T2 from the snapshot (T2 would then delete
+// x = 30) is not their history, so T3 ordered first must leave that history as committed.
+TEST(SerialOracle, EmptyCommitOrderedFirstKeepsTheWinnersHistory) {
+  const World w = play(IsolationLevel::Serializable,
+                       {insert(row(3, 30)), delete_where("x > 25"), delete_where("x > 28")});
+  ASSERT_EQ(w.verdicts.size(), 3u);
+  EXPECT_EQ(w.verdicts[1].kind, VerdictKind::SerializableCommit);
+  EXPECT_EQ(w.verdicts[2].kind, VerdictKind::SerializableCommit);
+  EXPECT_EQ(w.verdicts[2].allowed.back().order, "T3 -> T1 -> T2");
+  EXPECT_EQ(w.verdicts[2].allowed.back().rows, (std::vector<Row>{row(1, 5), row(2, 20), row(3, 30)}));
+}
+
 TEST(SerialOracle, CanonicalRowsIgnoreOrderAndKeepDuplicates) {
   EXPECT_EQ(canonical_rows({row(2, 1), row(1, 1), row(2, 1)}), (std::vector<Row>{row(1, 1), row(2, 1), row(2, 1)}));
   Row with_null = {Value::null(DataType::of(TypeKind::Long)), Value::integral(TypeKind::Int, 0)};
