@@ -162,10 +162,9 @@ LoserReads loser_reads(const Transaction& loser, const StatsEligibility& eligibi
   return reads;
 }
 
-std::variant<NoConflict, Conflict> check_appends(const Transaction& loser, const Table& snapshot,
-                                                 const Commit& winner,
-                                                 const ConflictCheckOptions& options) {
-  if (loser.commit.is_blind_append()) return NoConflict{"append check: the loser is a blind append"};
+ConflictCheck check_appends(const Transaction& loser, const Table& snapshot, const Commit& winner,
+                            const ConflictCheckOptions& options) {
+  if (loser.commit.is_blind_append()) return {NoConflict{"append check: the loser is a blind append"}, {}};
   const IsolationLevel isolation =
       isolation_to_use(loser.commit, snapshot.properties().isolation);
   const bool checks_adds =
@@ -174,21 +173,22 @@ std::variant<NoConflict, Conflict> check_appends(const Transaction& loser, const
        (!winner.is_blind_append() || loser.commit.has_metadata()));
   const std::string level = isolation_level_name(isolation);
   if (!checks_adds || winner.adds.empty()) {
-    return NoConflict{"append check (" + level + "): no added file to check"};
+    return {NoConflict{"append check (" + level + "): no added file to check"}, {}};
   }
   const StatsEligibility eligibility(snapshot.schema(), snapshot.properties().stats);
-  const ConflictFilterResult filtered = filter_conflict_candidates(
-      loser_reads(loser, eligibility), candidate_files(winner.adds, snapshot.schema()),
-      eligibility,
-      ConflictFilterOptions{options.conflict_data_skipping, options.mutant,
-                            winner_operation(winner)});
-  for (const CandidateOutcome& file : filtered.files) {
+  AppendCheck check;
+  check.added = candidate_files(winner.adds, snapshot.schema());
+  check.filtered = filter_conflict_candidates(
+      loser_reads(loser, eligibility), check.added, eligibility,
+      ConflictFilterOptions{options.conflict_data_skipping, options.mutant, winner_operation(winner)});
+  for (const CandidateOutcome& file : check.filtered.files) {
     if (file.verdict == CandidateVerdict::Survives) {
-      return Conflict{ConflictKind::ConcurrentAppend,
-                      "added file " + file.path + " (" + level + "): " + file.reason};
+      return {Conflict{ConflictKind::ConcurrentAppend, "added file " + file.path + " (" + level + "): " + file.reason},
+              std::move(check)};
     }
   }
-  return NoConflict{"append check (" + level + "): " + filtered.summary};
+  ConflictOutcome none = NoConflict{"append check (" + level + "): " + check.filtered.summary};
+  return {std::move(none), std::move(check)};
 }
 
 std::optional<Conflict> check_deletes(const Transaction& loser, const Commit& winner) {
@@ -217,14 +217,14 @@ std::optional<Conflict> check_deletes(const Transaction& loser, const Commit& wi
 
 }  // namespace
 
-ConflictOutcome check_conflict(const Transaction& loser, const Table& loser_snapshot,
-                               const Commit& winner, const ConflictCheckOptions& options) {
-  if (auto c = check_protocol(loser, loser_snapshot, winner)) return *c;
-  if (auto c = check_metadata(loser_snapshot, winner)) return *c;
-  if (auto c = check_domains_and_app_ids(loser, winner)) return *c;
-  ConflictOutcome appends = check_appends(loser, loser_snapshot, winner, options);
-  if (std::holds_alternative<Conflict>(appends)) return appends;
-  if (auto c = check_deletes(loser, winner)) return *c;
+ConflictCheck check_conflict(const Transaction& loser, const Table& loser_snapshot, const Commit& winner,
+                             const ConflictCheckOptions& options) {
+  if (auto c = check_protocol(loser, loser_snapshot, winner)) return {*c, {}};
+  if (auto c = check_metadata(loser_snapshot, winner)) return {*c, {}};
+  if (auto c = check_domains_and_app_ids(loser, winner)) return {*c, {}};
+  ConflictCheck appends = check_appends(loser, loser_snapshot, winner, options);
+  if (std::holds_alternative<Conflict>(appends.outcome)) return appends;
+  if (auto c = check_deletes(loser, winner)) appends.outcome = *c;
   return appends;
 }
 

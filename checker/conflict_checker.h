@@ -1,6 +1,7 @@
 // The conflict checker (SPEC §7, Delta's order): a loser is checked against one winning commit
 // at a time; the first failing check aborts it with Delta's exception.
 #pragma once
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -44,8 +45,20 @@ struct ConflictCheckOptions {
 // an empty commit drops too.
 IsolationLevel isolation_to_use(const Commit& commit, IsolationLevel table_level);
 
+// What the append check looked at: the winner's added files and the conflict filter's verdict on
+// each, so that every exclusion can be put to an oracle without re-running the filter.
+struct AppendCheck {
+  std::vector<CandidateFile> added;
+  ConflictFilterResult filtered;  // files[i] judges added[i]
+};
+
+struct ConflictCheck {
+  ConflictOutcome outcome;
+  std::optional<AppendCheck> append;  // set when the append check ran the conflict filter
+};
+
 // Checks `loser` (which started at `loser_snapshot`) against one `winner` committed since.
-ConflictOutcome check_conflict(const Transaction& loser, const Table& loser_snapshot,
+ConflictCheck check_conflict(const Transaction& loser, const Table& loser_snapshot,
                                const Commit& winner, const ConflictCheckOptions& options = {});
 
 }  // namespace skipsound

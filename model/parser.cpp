@@ -18,6 +18,7 @@
 #include <boost/spirit/home/x3.hpp>
 
 #include "model/temporal.h"
+#include "model/utf8.h"
 
 namespace skipsound {
 
@@ -399,24 +400,6 @@ struct number_parser : x3::parser<number_parser> {
 number_parser const unsigned_number{{}, false};
 number_parser const signed_number{{}, true};
 
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
 // Reads 4 hex digits after "\u" at `it`; nullopt when they are not there.
 std::optional<uint32_t> read_hex4(Iterator it, Iterator last) {
   if (last - it < 4) return std::nullopt;
@@ -751,16 +734,19 @@ auto const column_or_call_action = [](auto& ctx) {
   x3::_val(ctx) = build(std::move(e), column, std::move(*arguments), ctx);
 };
 
+// `x NOT IN …`, `NOT LIKE`, `NOT BETWEEN`: the positive form wrapped in NOT at the keyword's column.
+Node negated_if(const boost::optional<int>& not_column, Node node, const auto& ctx) {
+  if (!not_column) return node;
+  return build(of_kind(ExprKind::Not), *not_column, std::array{std::move(node)}, ctx);
+}
+
 auto const in_action = [](auto& ctx) {
   const boost::optional<int>& not_column = at_c<0>(x3::_attr(ctx));
   const int column = at_c<1>(x3::_attr(ctx));
   std::vector<Node>& items = at_c<2>(x3::_attr(ctx));
   items.insert(items.begin(), std::move(x3::_val(ctx)));
   Node in = build(of_kind(ExprKind::In), column, std::move(items), ctx);
-  if (not_column) {
-    in = build(of_kind(ExprKind::Not), *not_column, std::array{std::move(in)}, ctx);
-  }
-  x3::_val(ctx) = std::move(in);
+  x3::_val(ctx) = negated_if(not_column, std::move(in), ctx);
 };
 
 auto const like_action = [](auto& ctx) {
@@ -768,10 +754,7 @@ auto const like_action = [](auto& ctx) {
   Node value = std::move(x3::_val(ctx));
   Node like = build(of_kind(ExprKind::Like), at_c<1>(x3::_attr(ctx)),
                     std::array{std::move(value), std::move(at_c<2>(x3::_attr(ctx)))}, ctx);
-  if (not_column) {
-    like = build(of_kind(ExprKind::Not), *not_column, std::array{std::move(like)}, ctx);
-  }
-  x3::_val(ctx) = std::move(like);
+  x3::_val(ctx) = negated_if(not_column, std::move(like), ctx);
 };
 
 auto const between_action = [](auto& ctx) {
@@ -781,10 +764,7 @@ auto const between_action = [](auto& ctx) {
                        std::array{std::move(value), std::move(at_c<2>(x3::_attr(ctx))),
                                   std::move(at_c<3>(x3::_attr(ctx)))},
                        ctx);
-  if (not_column) {
-    between = build(of_kind(ExprKind::Not), *not_column, std::array{std::move(between)}, ctx);
-  }
-  x3::_val(ctx) = std::move(between);
+  x3::_val(ctx) = negated_if(not_column, std::move(between), ctx);
 };
 
 auto const is_null_action = [](auto& ctx) {

@@ -107,16 +107,6 @@ Value binary_from_json(const json& j, const DataType& type) {
   return Value::binary(std::move(bytes));
 }
 
-std::string hex_of(const std::string& bytes) {
-  static const char digits[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out += digits[c >> 4];
-    out += digits[c & 15];
-  }
-  return out;
-}
-
 // A decimal goes out as a JSON number when a double reproduces it exactly, else as a string
 // (which value_from_json also reads), so no digit is ever lost.
 json decimal_to_json(const Decimal& d) {
@@ -199,7 +189,7 @@ json value_to_json(const Value& v) {
     case TypeKind::TimestampNtz:
       return format_timestamp(v.as_int(), TimestampFormat{'T', 3, false});
     case TypeKind::String: return v.as_string();
-    case TypeKind::Binary: return hex_of(v.as_string());
+    case TypeKind::Binary: return hex_upper(v.as_string());
     case TypeKind::Array:
     case TypeKind::Map: return json::parse(v.as_string());
     default:

@@ -126,16 +126,6 @@ __int128 temporal_micros(const Value& v) {
 
 bool is_bytes(TypeKind k) { return k == TypeKind::String || k == TypeKind::Binary; }
 
-std::string hex_upper(const std::string& bytes) {
-  static const char digits[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out += digits[c >> 4];
-    out += digits[c & 15];
-  }
-  return out;
-}
-
 std::string quote_string(const std::string& s) {
   std::string out = "'";
   for (unsigned char c : s) {
@@ -345,6 +335,16 @@ std::optional<std::strong_ordering> spark_compare(const Value& a, const Value& b
   }
   if (ka == TypeKind::Boolean && kb == TypeKind::Boolean) return a.as_bool() <=> b.as_bool();
   throw std::invalid_argument("cannot compare " + type_name(a.type) + " with " + type_name(b.type));
+}
+
+std::string hex_upper(const std::string& bytes) {
+  static const char digits[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out += digits[c >> 4];
+    out += digits[c & 15];
+  }
+  return out;
 }
 
 std::string to_sql_literal(const Value& v) {

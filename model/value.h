@@ -69,6 +69,9 @@ std::optional<std::strong_ordering> spark_compare(const Value& a, const Value& b
 // True when a and b can be ordered against each other (both numeric, same temporal kind, ...).
 bool comparable(const DataType& a, const DataType& b);
 
+// Bytes as uppercase hex digits, two per byte (binary literals and binary JSON).
+std::string hex_upper(const std::string& bytes);
+
 // SQL literal text for a value, such that parsing it gives back an equal Value (same type too).
 // The rules, for the parser (Spark's literal syntax):
 //   NULL                   untyped NULL; a typed NULL prints CAST(NULL AS <type_name>)

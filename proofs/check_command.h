@@ -5,6 +5,7 @@
 #include <string>
 
 #include "proofs/file_inputs.h"
+#include "smt/oracle.h"
 
 namespace skipsound::cli {
 
@@ -14,7 +15,7 @@ struct CheckArguments {
   std::string decisions_file;  // or: another engine's decisions, one JSON object a line
   std::string mutant = "none";
   bool json = false;
-  unsigned timeout_ms = 2000;
+  smt::OracleOptions oracle;   // its limits (record_smt2 follows smt_dump_dir)
   std::string smt_dump_dir;    // when set, each query is written there as SMT-LIB 2
 };
 

@@ -2,9 +2,9 @@
 //
 // skipsound's own decisions:
 //   skipsound check PREDICATE (--schema S.json (--stats JSON | --rows F.jsonl) | --table DIR
-//                   [--version N]) [--mutant NAME] [--json] [--timeout-ms MS] [--smt-dump DIR]
+//                   [--version N]) [--mutant NAME] [--json] [--rlimit N] [--timeout-ms MS] [--smt-dump DIR]
 // Another implementation's decisions:
-//   skipsound check --decisions FILE.jsonl [--json] [--timeout-ms MS] [--smt-dump DIR]
+//   skipsound check --decisions FILE.jsonl [--json] [--rlimit N] [--timeout-ms MS] [--smt-dump DIR]
 //
 // Each file gets one line: `SKIP, proved (reason…)`, `KEEP (a row may match: {…})`,
 // `KEEP, missed skip (no row can match: …)`, `UNSOUND SKIP (witness row {…})` followed by an
@@ -52,11 +52,16 @@ constexpr const char* kCheckHelp =
     "decisions (same inputs as `skip`) or, with --decisions, another implementation's. Exits 1 "
     "on an unsound skip.";
 
+smt::OracleOptions with_smt2(smt::OracleOptions options, bool record) {
+  options.record_smt2 = record;
+  return options;
+}
+
 // The oracle, writing each query to the dump folder when asked.
 class DumpingOracle {
  public:
-  DumpingOracle(unsigned timeout_ms, std::string dump_dir)
-      : oracle_(smt::OracleOptions{timeout_ms, !dump_dir.empty()}), dump_dir_(std::move(dump_dir)) {
+  DumpingOracle(smt::OracleOptions options, std::string dump_dir)
+      : oracle_(with_smt2(options, !dump_dir.empty())), dump_dir_(std::move(dump_dir)) {
     if (!dump_dir_.empty()) std::filesystem::create_directories(dump_dir_);
   }
 
@@ -126,7 +131,7 @@ int check_own_decisions(const CheckArguments& args, Report& report, std::ostream
   for (const std::string& w : warnings) err << "warning: " << w << "\n";
   const ExprPtr predicate = parse_and_bind(args.predicate, files.schema);
   const ScanResult scan = production_decisions(predicate, files, mutant);
-  DumpingOracle oracle(args.timeout_ms, args.smt_dump_dir);
+  DumpingOracle oracle(args.oracle, args.smt_dump_dir);
   for (size_t i = 0; i < files.candidates.size(); ++i) {
     const CandidateFile& candidate = files.candidates[i];
     JudgedFile judged{candidate.path, args.predicate, &files.schema, candidate.stats,
@@ -141,7 +146,7 @@ int check_own_decisions(const CheckArguments& args, Report& report, std::ostream
 int check_external_decisions(const CheckArguments& args, Report& report) {
   if (!args.predicate.empty()) throw InputError("--decisions carries its own predicates: give no predicate");
   const std::vector<ExternalDecision> decisions = read_external_decisions(args.decisions_file);
-  DumpingOracle oracle(args.timeout_ms, args.smt_dump_dir);
+  DumpingOracle oracle(args.oracle, args.smt_dump_dir);
   for (const ExternalDecision& d : decisions) {
     const CandidateFile& candidate = d.file.candidates.front();
     // skipsound's own decision on the same file, shown next to the judged one.
@@ -172,7 +177,9 @@ void add_check_command(CLI::App& app, int& exit_code) {
                       "another implementation's decisions, JSON Lines (format: proofs/cli_check.cpp)");
   command->add_option("--mutant", args->mutant, "a mutant of skipsound's skipping logic (SPEC §8)");
   command->add_flag("--json", args->json, "print the judgements as JSON");
-  command->add_option("--timeout-ms", args->timeout_ms, "Z3 timeout per query (default 2000)");
+  command->add_option("--rlimit", args->oracle.limits.resource_limit,
+                      "Z3 resource limit per query: a deterministic budget (default 2000000)");
+  command->add_option("--timeout-ms", args->oracle.limits.timeout_ms, "wall-clock ceiling per query (default 30000)");
   command->add_option("--smt-dump", args->smt_dump_dir, "write each query to this folder as SMT-LIB 2");
   command->callback([args, &exit_code] { exit_code = run_check(*args, std::cout, std::cerr); });
 }

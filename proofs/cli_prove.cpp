@@ -29,7 +29,7 @@ struct ProveArguments {
   bool all_types = false;
   int max_connectives = 3;
   size_t stride = 1;
-  unsigned timeout_ms = 20000;
+  smt::SolverLimits limits = smt::kProverLimits;
 };
 
 }  // namespace
@@ -50,7 +50,11 @@ void add_prove_command(CLI::App& app, int& exit_code) {
                     "also prove the rules on float (~80 s more) and the exactness converse on strings, "
                     "floating point, binary and boolean (most end UNKNOWN: Z3 times out on the quantifier)");
   command->add_flag("--no-exactness", args->no_exactness, "skip the converse (missed-skip) proofs");
-  command->add_option("--timeout-ms", args->timeout_ms, "Z3 timeout per theorem")->check(CLI::PositiveNumber);
+  command->add_option("--rlimit", args->limits.resource_limit,
+                      "Z3 resource limit per theorem: a deterministic budget (default 50000000)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--timeout-ms", args->limits.timeout_ms, "wall-clock ceiling per theorem (default 120000)")
+      ->check(CLI::PositiveNumber);
   command->callback([args, &exit_code] {
     ProveOptions options;
     if (args->mutant != "none") {
@@ -67,7 +71,7 @@ void add_prove_command(CLI::App& app, int& exit_code) {
     options.composition = args->composition;
     options.max_connectives = args->max_connectives;
     options.composition_stride = args->stride;
-    options.timeout_ms = args->timeout_ms;
+    options.limits = args->limits;
     const ProveSummary summary = prove_all(options);
     if (args->json) std::cout << summary_to_json(summary).dump(2) << "\n";
     else std::cout << summary_to_text(summary);

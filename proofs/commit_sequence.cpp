@@ -29,15 +29,14 @@ ScheduleRun run_schedule(const Table& snapshot, const std::vector<Transaction>& 
     CommitAttempt attempt{index, committed, run.final_state, Committed{}, {}};
     std::optional<Aborted> abort;
     for (size_t winner : committed) {
-      ConflictOutcome outcome =
-          check_conflict(loser, snapshot, transactions[winner].commit, options);
-      if (auto* conflict = std::get_if<Conflict>(&outcome)) {
-        attempt.checks.push_back(std::string(exception_name(conflict->kind)) + ": " +
-                                 conflict->reason);
+      ConflictCheck check = check_conflict(loser, snapshot, transactions[winner].commit, options);
+      if (auto* conflict = std::get_if<Conflict>(&check.outcome)) {
         abort = Aborted{*conflict, winner};
+        attempt.checks.push_back({std::string(exception_name(conflict->kind)) + ": " + conflict->reason,
+                                  std::move(check.append)});
         break;
       }
-      attempt.checks.push_back(std::get<NoConflict>(outcome).note);
+      attempt.checks.push_back({std::get<NoConflict>(check.outcome).note, std::move(check.append)});
     }
     if (abort) {
       attempt.result = *abort;

@@ -22,13 +22,19 @@ struct Aborted {
 
 using CommitResult = std::variant<Committed, Aborted>;
 
+// How the check against one winner decided.
+struct WinnerCheck {
+  std::string line;                   // one line: the exception and its reason, or how it passed
+  std::optional<AppendCheck> append;  // the conflict filter's verdicts, when it ran
+};
+
 // One commit attempt, in commit order.
 struct CommitAttempt {
   size_t transaction = 0;       // index into the transactions
   std::vector<size_t> winners;  // transactions committed since its snapshot, in version order
   Table state_before;           // the table when it tried to commit
   CommitResult result;
-  std::vector<std::string> checks;  // one line per winner checked: how the check decided
+  std::vector<WinnerCheck> checks;  // one per winner checked, in version order
 };
 
 struct ScheduleRun {

@@ -39,22 +39,6 @@ double seconds_since(Clock::time_point start) {
 
 // ---- the Z3 side: every conflict-time skip must be proved ----
 
-WinnerOperation winner_operation_of(const Commit& winner) {
-  // Mirrors the checker's mapping: only the append-suppression mutant looks at it.
-  const std::string op = winner.info.operation.value_or("");
-  if (op == "UPDATE") return WinnerOperation::Update;
-  if (op == "DELETE") return WinnerOperation::Delete;
-  return WinnerOperation::Other;
-}
-
-bool append_check_looks_at_adds(const Transaction& loser, const Table& snapshot, const Commit& winner) {
-  if (loser.commit.is_blind_append() || winner.adds.empty()) return false;
-  const IsolationLevel isolation = isolation_to_use(loser.commit, snapshot.properties().isolation);
-  return isolation == IsolationLevel::Serializable ||
-         (isolation == IsolationLevel::WriteSerializable &&
-          (!winner.is_blind_append() || loser.commit.has_metadata()));
-}
-
 // What the loser is taken to have read (SPEC §5): a whole-table read, or no recorded predicate on
 // an unpartitioned table, reads everything; a partitioned table's loser without predicates has
 // no append conflict, so nothing needs proving.
@@ -83,25 +67,16 @@ FileEvidence evidence_of(const CandidateFile& file, const Schema& schema,
 void prove_skips(const ScenarioRun& run, const Scenario& scenario, smt::Oracle& oracle, TrialResult& result) {
   const Table& snapshot = scenario.table;
   const Schema& schema = snapshot.schema();
-  const StatsEligibility eligibility(schema, snapshot.properties().stats);
   for (const CommitAttempt& attempt : run.schedule.attempts) {
     const Transaction& loser = run.transactions[attempt.transaction];
-    for (size_t k = 0; k < attempt.checks.size() && k < attempt.winners.size(); ++k) {
+    for (size_t k = 0; k < attempt.checks.size(); ++k) {
+      if (!attempt.checks[k].append) continue;
       const Transaction& winner = run.transactions[attempt.winners[k]];
-      if (!append_check_looks_at_adds(loser, snapshot, winner.commit)) continue;
-      LoserReads reads;
-      reads.whole_table = loser.reads.whole_table;
-      for (const ExprPtr& condition : loser.reads.predicates) {
-        reads.reads.push_back(condition ? classify_filters(condition, eligibility).read : ReadPredicate{});
-      }
-      const std::vector<CandidateFile> added = candidate_files(winner.commit.adds, schema);
-      const ConflictFilterResult filtered = filter_conflict_candidates(
-          reads, added, eligibility,
-          ConflictFilterOptions{scenario.options.conflict_data_skipping, scenario.options.mutant,
-                                winner_operation_of(winner.commit)});
-      for (size_t i = 0; i < added.size(); ++i) {
-        if (filtered.files[i].verdict != CandidateVerdict::Excluded) continue;
-        const FileEvidence evidence = evidence_of(added[i], schema, snapshot.properties().partition_columns());
+      const AppendCheck& check = *attempt.checks[k].append;
+      for (size_t i = 0; i < check.added.size(); ++i) {
+        const CandidateOutcome& decided = check.filtered.files[i];
+        if (decided.verdict != CandidateVerdict::Excluded) continue;
+        const FileEvidence evidence = evidence_of(check.added[i], schema, snapshot.properties().partition_columns());
         for (const ExprPtr& read : reads_to_prove(loser, snapshot)) {
           ++result.skip_checks;
           const smt::OracleResult answer = oracle.check(read, schema, evidence);
@@ -111,11 +86,11 @@ void prove_skips(const ScenarioRun& run, const Scenario& scenario, smt::Oracle& 
           if (result.verdict == TrialVerdict::Sound) {
             result.verdict = TrialVerdict::UnjustifiedSkip;
             result.headline = "UNJUSTIFIED SKIP: " + loser.name + "'s check against " + winner.name +
-                              " excluded " + added[i].path + ", but Z3 finds a row it can hold matching " +
+                              " excluded " + decided.path + ", but Z3 finds a row it can hold matching " +
                               to_sql(read);
           }
-          result.report += "unjustified skip of " + added[i].path + " (" + loser.name + " checked against " +
-                           winner.name + ", read " + to_sql(read) + "): " + filtered.files[i].reason +
+          result.report += "unjustified skip of " + decided.path + " (" + loser.name + " checked against " +
+                           winner.name + ", read " + to_sql(read) + "): " + decided.reason +
                            "; Z3: " + smt::describe(answer, schema) + "\n";
         }
       }

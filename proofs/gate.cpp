@@ -176,7 +176,6 @@ ProofGroupResult run_proofs(Mutant mutant) {
   ProveOptions options;
   options.mutant = mutant;
   options.exactness = false;
-  options.timeout_ms = 5000;
   const ProveSummary summary = prove_all(options);
   r.failed = summary.outcome() != ProveOutcome::AsExpected;
   r.text = summary_to_text(summary);
@@ -186,7 +185,7 @@ ProofGroupResult run_proofs(Mutant mutant) {
 
 std::optional<std::string> proof_counterexample(const ProveSummary& s) {
   for (const RuleProof& p : s.rules) {
-    if (p.result.verdict == TheoremVerdict::Counterexample) {
+    if (p.result.verdict == smt::TheoremVerdict::Counterexample) {
       return "rule " + p.result.rule + " (" + p.result.type + "): COUNTEREXAMPLE " +
              (p.result.counterexample ? p.result.counterexample->predicate : std::string());
     }
@@ -272,7 +271,6 @@ MutantResult hunt_mutant(Mutant mutant, const GateOptions& o, const Budget& b, c
     ProveOptions options;
     options.mutant = mutant;
     options.exactness = false;
-    options.timeout_ms = 5000;
     const ProveSummary summary = prove_all(options);
     if (auto cx = proof_counterexample(summary)) {
       r.killed = true;
@@ -353,15 +351,15 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
   e.seconds_per_category = budget.seconds_per_category;
   report.categories = explore(e, [&](WorldCategory c, size_t done, size_t planned) {
     if (progress) {
-      progress("explore", std::string(world_category_name(c)) + " " + std::to_string(done) +
-                              (planned ? "/" + std::to_string(planned) : std::string()) + " trials");
+      progress(std::string("explore ") + world_category_name(c),
+               std::to_string(done) + (planned ? "/" + std::to_string(planned) : std::string()) + " trials");
     }
   });
 
   if (!o.skip_mutants) {
     const std::vector<Mutant>& mutants = o.mutants.empty() ? all_mutants() : o.mutants;
     for (Mutant m : mutants) {
-      if (progress) progress("mutants", mutant_name(m));
+      if (progress) progress(std::string("mutant ") + mutant_name(m), "hunting");
       report.mutants.push_back(hunt_mutant(m, o, budget, progress));
     }
   }

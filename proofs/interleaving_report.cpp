@@ -133,7 +133,7 @@ std::string render_report(const Scenario& scenario, const ScenarioRun& run) {
       out << " ABORTED by " << run.transactions[aborted.winner].name << "'s commit\n";
     }
     for (size_t i = 0; i < attempt.checks.size(); ++i) {
-      out << "      vs " << run.transactions[attempt.winners[i]].name << ": " << attempt.checks[i] << "\n";
+      out << "      vs " << run.transactions[attempt.winners[i]].name << ": " << attempt.checks[i].line << "\n";
     }
   }
   out << "verdicts:\n";

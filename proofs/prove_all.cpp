@@ -8,8 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "checker/skipping_builder.h"
+#include "proofs/rule_catalogue.h"
 
 namespace skipsound {
+
+using smt::RuleProver;
+using smt::TheoremCounterexample;
+using smt::TheoremResult;
+using smt::TheoremVerdict;
 
 bool RuleProof::as_expected() const {
   return result.verdict == (expect_counterexample ? TheoremVerdict::Counterexample : TheoremVerdict::Proved);
@@ -53,7 +59,7 @@ ProveSummary prove_all(const ProveOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   ProveSummary summary;
   summary.mutant = options.mutant;
-  RuleProver prover(options.timeout_ms);
+  RuleProver prover(options.limits);
   for (const PredicateTemplate& t : rule_templates()) {
     if (!soundness_covers(t, options.types)) continue;
     const bool expected = expected_to_break(t, options.mutant);

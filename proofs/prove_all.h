@@ -7,7 +7,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "proofs/rule_theorems.h"
+#include "smt/rule_theorems.h"
 
 namespace skipsound {
 
@@ -25,11 +25,11 @@ struct ProveOptions {
   bool composition = false;
   int max_connectives = 3;
   size_t composition_stride = 1;  // prove every n-th composition template (1 = all)
-  unsigned timeout_ms = 20000;
+  smt::SolverLimits limits = smt::kProverLimits;
 };
 
 struct RuleProof {
-  TheoremResult result;
+  smt::TheoremResult result;
   // Under a mutant: the rule is one the mutant breaks, so COUNTEREXAMPLE is the expected verdict.
   bool expect_counterexample = false;
   bool as_expected() const;
@@ -40,7 +40,7 @@ enum class ProveOutcome { AsExpected, TheoremFailed };
 struct ProveSummary {
   Mutant mutant = Mutant::None;
   std::vector<RuleProof> rules;
-  std::vector<TheoremResult> exactness;   // informational: COUNTEREXAMPLE = a missed skip
+  std::vector<smt::TheoremResult> exactness;   // informational: COUNTEREXAMPLE = a missed skip
   std::vector<RuleProof> composition;
   size_t composition_templates = 0;       // before the stride
   double total_millis = 0;

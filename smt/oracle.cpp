@@ -1,5 +1,7 @@
 #include "smt/oracle.h"
 
+#include <chrono>
+
 #include "model/evaluator.h"
 #include "model/printer.h"
 #include "smt/allowance_slice.h"
@@ -73,9 +75,7 @@ std::optional<std::string> recheck(const Expr& predicate, const Row& row, const 
 }  // namespace
 
 Oracle::Oracle(OracleOptions options) : state_(std::make_unique<State>()), options_(options) {
-  z3::params params(state_->ctx);
-  params.set("timeout", options.timeout_ms);
-  state_->solver.set(params);
+  apply_limits(state_->solver, options.limits);
 }
 
 Oracle::~Oracle() = default;
@@ -109,6 +109,7 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
       plain.push_back(a.assertion);
     }
     if (options_.record_smt2) last_smt2_ = plain_smt2(ctx, plain);
+    const auto started = std::chrono::steady_clock::now();
     z3::check_result outcome = solver.check();
     std::string problem;
     std::optional<Row> witness;
@@ -123,7 +124,9 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
       outcome = solver.check();
       if (outcome == z3::sat) decode();
     }
-    OracleResult result = Unknown{"z3: " + solver.reason_unknown()};
+    OracleResult result = Unknown{
+        "z3: " + unknown_reason(solver, options_.limits,
+                                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count())};
     if (outcome == z3::unsat) {
       Unsat unsat;
       for (const z3::expr& tracker : solver.unsat_core()) unsat.reason.push_back(tracker_name(tracker));

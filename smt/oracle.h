@@ -9,11 +9,13 @@
 #include "model/expr.h"
 #include "model/stats_consistency.h"
 #include "smt/oracle_result.h"
+#include "smt/solver_limits.h"
 
 namespace skipsound::smt {
 
 struct OracleOptions {
-  unsigned timeout_ms = 2000;
+  // Measured: answered queries use at most ~1.5M steps, most under 10k.
+  SolverLimits limits{2'000'000, 30'000};
   bool record_smt2 = false;  // keep each query as SMT-LIB 2 text (see last_smt2)
 };
 

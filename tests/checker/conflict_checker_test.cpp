@@ -61,7 +61,7 @@ Transaction txn(const std::string& name, const Table& table, std::vector<Operati
 
 std::optional<ConflictKind> conflict(const Transaction& loser, const Table& snapshot, const Commit& winner,
                                      ConflictCheckOptions options = {}) {
-  ConflictOutcome outcome = check_conflict(loser, snapshot, winner, options);
+  ConflictOutcome outcome = check_conflict(loser, snapshot, winner, options).outcome;
   if (const auto* c = std::get_if<Conflict>(&outcome)) return c->kind;
   return std::nullopt;
 }

@@ -8,10 +8,17 @@
 #include "model/stats_consistency.h"
 #include "proofs/prove_all.h"
 #include "proofs/rule_catalogue.h"
-#include "proofs/rule_theorems.h"
+#include "smt/rule_theorems.h"
 
 namespace skipsound {
 namespace {
+
+using smt::ExactnessScope;
+using smt::RuleProver;
+using smt::TheoremCounterexample;
+using smt::TheoremResult;
+using smt::TheoremVerdict;
+using smt::kExactnessNonNullRows;
 
 const PredicateTemplate& find_template(const std::vector<PredicateTemplate>& all, const std::string& rule,
                                        const std::string& type) {

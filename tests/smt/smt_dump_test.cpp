@@ -48,7 +48,9 @@ TEST(SmtDump, Z3CommandReproducesEveryAnswer) {
                    ColumnStats{Value::string("ab"), Value::string("b\xF0\x9F\x98\x80"), 0},
                    ColumnStats{Value::floating(TypeKind::Double, -1.5), Value::floating(TypeKind::Double, 2.0), 0}};
   const FileEvidence file{&stats, 0, {}};
-  Oracle oracle(OracleOptions{5000, true});
+  OracleOptions options;
+  options.record_smt2 = true;
+  Oracle oracle(options);
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "skipsound_smt_dump_test";
   std::filesystem::create_directories(dir);
   const std::vector<std::string> predicates = {

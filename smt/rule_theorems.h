@@ -13,9 +13,10 @@
 #include "checker/skipping_expr.h"
 #include "model/row.h"
 #include "model/stats.h"
-#include "proofs/rule_catalogue.h"
+#include "smt/predicate_template.h"
+#include "smt/solver_limits.h"
 
-namespace skipsound {
+namespace skipsound::smt {
 
 enum class TheoremVerdict { Proved, Counterexample, Unknown };
 const char* theorem_verdict_name(TheoremVerdict v);  // "PROVED", "COUNTEREXAMPLE", "UNKNOWN"
@@ -49,9 +50,12 @@ struct TheoremResult {
 enum class ExactnessScope { ManyRows, AnyRowCount };
 inline constexpr int kExactnessNonNullRows = 3;
 
+// Measured: the default theorems (every type but float) take at most ~10M steps each.
+inline constexpr SolverLimits kProverLimits{50'000'000, 120'000};
+
 class RuleProver {
  public:
-  explicit RuleProver(unsigned timeout_ms = 20000);
+  explicit RuleProver(SolverLimits limits = kProverLimits);
   ~RuleProver();
   RuleProver(const RuleProver&) = delete;
   RuleProver& operator=(const RuleProver&) = delete;
@@ -70,6 +74,7 @@ class RuleProver {
  private:
   struct Context;
   std::unique_ptr<Context> z3_;
+  SolverLimits limits_;
 };
 
-}  // namespace skipsound
+}  // namespace skipsound::smt

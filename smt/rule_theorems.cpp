@@ -1,4 +1,4 @@
-#include "proofs/rule_theorems.h"
+#include "smt/rule_theorems.h"
 
 #include <chrono>
 
@@ -14,9 +14,8 @@
 #include "smt/symbolic_file.h"
 #include "smt/symbolic_skipping.h"
 
-namespace skipsound {
+namespace skipsound::smt {
 
-using namespace smt;
 
 const char* theorem_verdict_name(TheoremVerdict v) {
   switch (v) {
@@ -245,10 +244,8 @@ z3::check_result solve(z3::solver& solver, const Encoding& enc, bool with_row, s
 
 }  // namespace
 
-RuleProver::RuleProver(unsigned timeout_ms) : z3_(std::make_unique<Context>()) {
-  z3::params params(z3_->ctx);
-  params.set("timeout", timeout_ms);
-  z3_->solver.set(params);
+RuleProver::RuleProver(SolverLimits limits) : z3_(std::make_unique<Context>()), limits_(limits) {
+  apply_limits(z3_->solver, limits_);
 }
 
 RuleProver::~RuleProver() = default;
@@ -308,7 +305,7 @@ TheoremResult RuleProver::prove_claim_sound(const PredicateTemplate& t, const Sk
         result.verdict = TheoremVerdict::Proved;
         result.note = "unsat";
         break;
-      case z3::unknown: result.note = "z3: " + solver.reason_unknown(); break;
+      case z3::unknown: result.note = "z3: " + unknown_reason(solver, limits_, millis_since(start)); break;
       case z3::sat:
         if (witness) judge_witness(t, claimed, mutant, *witness, result);
         else result.note = "cannot decode the witness: " + problem;
@@ -387,7 +384,7 @@ TheoremResult RuleProver::prove_exact(const PredicateTemplate& t, ExactnessScope
         result.verdict = TheoremVerdict::Proved;
         result.note = "exact: every kept file holds a matching row";
         break;
-      case z3::unknown: result.note = "z3: " + solver.reason_unknown(); break;
+      case z3::unknown: result.note = "z3: " + unknown_reason(solver, limits_, millis_since(start)); break;
       case z3::sat: {
         if (!witness) {
           result.note = "cannot decode the example: " + problem;
@@ -417,4 +414,4 @@ TheoremResult RuleProver::prove_exact(const PredicateTemplate& t, ExactnessScope
   return result;
 }
 
-}  // namespace skipsound
+}  // namespace skipsound::smt

@@ -1,0 +1,23 @@
+// How long Z3 may work on one query. Its resource limit ("rlimit", counted in solver steps) bounds
+// a query deterministically: the same query gives the same answer on an idle machine and on a
+// loaded one, so a seed replays exactly and a proof's verdict does not depend on CI load. The
+// wall-clock timeout is only a ceiling for a query whose steps are unusually slow.
+#pragma once
+#include <string>
+
+#include <z3++.h>
+
+namespace skipsound::smt {
+
+struct SolverLimits {
+  unsigned resource_limit = 0;  // Z3 rlimit per check
+  unsigned timeout_ms = 0;
+};
+
+void apply_limits(z3::solver& solver, const SolverLimits& limits);
+
+// Why a check came back unknown. Z3 4.8 says "canceled" (or "timeout") for both limits; the
+// elapsed time tells them apart.
+std::string unknown_reason(const z3::solver& solver, const SolverLimits& limits, double elapsed_ms);
+
+}  // namespace skipsound::smt
