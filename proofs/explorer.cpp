@@ -81,7 +81,7 @@ void prove_skips(const ScenarioRun& run, const Scenario& scenario, smt::Oracle& 
           ++result.skip_checks;
           const smt::OracleResult answer = oracle.check(read, schema, evidence);
           const smt::OracleVerdict verdict = smt::verdict_of(answer);
-          if (verdict == smt::OracleVerdict::Unknown) ++result.z3_unknowns;
+          if (const auto* unknown = std::get_if<smt::Unknown>(&answer)) ++result.z3_unknowns[unknown->reason];
           if (verdict != smt::OracleVerdict::Sat && verdict != smt::OracleVerdict::InternalError) continue;
           if (result.verdict == TrialVerdict::Sound) {
             result.verdict = TrialVerdict::UnjustifiedSkip;
@@ -265,6 +265,12 @@ size_t CategoryStats::abort_count() const {
   return n;
 }
 
+size_t CategoryStats::unknown_count() const {
+  size_t n = 0;
+  for (const auto& [reason, count] : z3_unknowns) n += count;
+  return n;
+}
+
 double CategoryStats::false_conflict_rate() const {
   const size_t n = abort_count();
   return n == 0 ? 0.0 : static_cast<double>(false_conflicts) / static_cast<double>(n);
@@ -281,7 +287,7 @@ void CategoryStats::add(const TrialResult& r) {
   false_conflicts += r.false_conflicts;
   missed_conflicts += r.missed_conflicts;
   skip_checks += r.skip_checks;
-  z3_unknowns += r.z3_unknowns;
+  for (const auto& [reason, count] : r.z3_unknowns) z3_unknowns[reason] += count;
   for (const auto& [name, count] : r.aborts) aborts[name] += count;
   for (const std::string& shape : r.shapes) ++shapes[shape];
 }

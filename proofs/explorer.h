@@ -50,7 +50,7 @@ struct TrialResult {
   size_t false_conflicts = 0;
   size_t missed_conflicts = 0;
   size_t skip_checks = 0;  // (excluded file, loser read) pairs put to Z3
-  size_t z3_unknowns = 0;
+  std::map<std::string, size_t> z3_unknowns;  // by Z3's reason
   std::map<std::string, size_t> aborts;  // by exception name
   std::vector<std::string> shapes;       // what the trial really contained ("value-moving", ...)
   std::string headline;                  // for findings and discards
@@ -83,12 +83,13 @@ struct CategoryStats {
   size_t missed_conflicts = 0;
   size_t unjustified_skips = 0;
   size_t skip_checks = 0;
-  size_t z3_unknowns = 0;
+  std::map<std::string, size_t> z3_unknowns;  // by Z3's reason
   std::map<std::string, size_t> aborts;
   std::map<std::string, size_t> shapes;  // trials containing each shape
   double seconds = 0;
 
   size_t abort_count() const;
+  size_t unknown_count() const;
   double false_conflict_rate() const;  // false conflicts / aborts
   double trials_per_second() const;
   void add(const TrialResult& r);

@@ -392,7 +392,7 @@ std::string gate_summary_text(const GateReport& r) {
         << pad(std::to_string(s.commits), 9) << pad(std::to_string(s.abort_count()), 8)
         << pad(fixed(100 * s.false_conflict_rate(), 1), 10) << pad(std::to_string(s.missed_conflicts), 8)
         << pad(std::to_string(s.unjustified_skips), 10) << pad(std::to_string(s.skip_checks), 10)
-        << pad(std::to_string(s.z3_unknowns), 9) << pad(std::to_string(s.discarded), 9)
+        << pad(std::to_string(s.unknown_count()), 9) << pad(std::to_string(s.discarded), 9)
         << fixed(s.trials_per_second(), 0) << "\n";
   }
   std::map<std::string, size_t> aborts;
@@ -404,6 +404,11 @@ std::string gate_summary_text(const GateReport& r) {
     for (const auto& [name, n] : aborts) out << " " << name << "=" << n;
     out << "\n";
   }
+  std::map<std::string, size_t> unknowns;
+  for (const CategoryResult& c : r.categories) {
+    for (const auto& [reason, n] : c.stats.z3_unknowns) unknowns[reason] += n;
+  }
+  for (const auto& [reason, n] : unknowns) out << "Z3 unknown (never a proof: the skip is reported, not trusted) x" << n << ": " << reason << "\n";
   for (const ProofGroupResult& p : r.proofs) {
     out << "\nproofs: " << p.group << ": " << (p.failed ? "FAILED" : "as expected") << " (" << fixed(p.seconds, 1) << " s)\n";
     if (p.failed) out << without_proved_lines(p.text);
@@ -444,7 +449,7 @@ nlohmann::json gate_report_json(const GateReport& r) {
                          {"aborts", s.aborts}, {"falseConflicts", s.false_conflicts},
                          {"falseConflictRate", s.false_conflict_rate()}, {"missedConflicts", s.missed_conflicts},
                          {"unjustifiedSkips", s.unjustified_skips}, {"skipChecks", s.skip_checks},
-                         {"z3Unknowns", s.z3_unknowns}, {"discarded", s.discarded}, {"shapes", s.shapes},
+                         {"z3Unknowns", s.unknown_count()}, {"z3UnknownReasons", s.z3_unknowns}, {"discarded", s.discarded}, {"shapes", s.shapes},
                          {"trialsPerSecond", s.trials_per_second()}};
     if (c.finding) cj["finding"] = {{"headline", c.finding->headline}, {"seed", c.finding->seed}, {"scenario", c.finding->scenario_text}};
     j["categories"].push_back(cj);

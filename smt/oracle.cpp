@@ -1,6 +1,7 @@
 #include "smt/oracle.h"
 
 #include <chrono>
+#include <map>
 
 #include "model/evaluator.h"
 #include "model/printer.h"
@@ -104,8 +105,11 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
     const ScopedPush scope(solver);
     std::vector<z3::expr> plain = row.type_constraints();
     for (const z3::expr& t : row.type_constraints()) solver.add(t);
+    std::map<std::string, int> label_uses;  // Z3 refuses a tracker name twice (e.g. a repeated conjunct)
     for (const LabelledAssertion& a : labelled) {
-      solver.add(a.assertion, a.label.c_str());
+      const int use = ++label_uses[a.label];
+      const std::string label = use == 1 ? a.label : a.label + " (" + std::to_string(use) + ")";
+      solver.add(a.assertion, label.c_str());
       plain.push_back(a.assertion);
     }
     if (options_.record_smt2) last_smt2_ = plain_smt2(ctx, plain);

@@ -75,6 +75,14 @@ TEST(Oracle, RangeOnTightLongStats) {
   EXPECT_NE(std::find(reason.begin(), reason.end(), "stats.x.min = 20"), reason.end());
 }
 
+// Each conjunct is a named assertion; a repeated one (as a partitioned read's filters produce)
+// must still be answered, not refused by Z3 as a name defined twice.
+TEST(Oracle, RepeatedConjunctsAreAnswered) {
+  Case c{schema_of({{"x", TypeKind::Long}}), stats(10, {column(i64(20), i64(30), 0)})};
+  expect_unsat(c, "x > 30 AND x > 30");
+  expect_sat(c, "x >= 30 AND x >= 30 AND x >= 30");
+}
+
 TEST(Oracle, DeliberatelyWrongSkipIsAnsweredWithAWitness) {
   // A production bug that skipped this file for x >= 30 would be unsound: 30 is the recorded max.
   Case c{schema_of({{"x", TypeKind::Long}}), stats(3, {column(i64(20), i64(30), 1)})};
