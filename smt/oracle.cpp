@@ -128,16 +128,17 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
       outcome = solver.check();
       if (outcome == z3::sat) decode();
     }
-    OracleResult result = Unknown{
-        "z3: " + unknown_reason(solver, options_.limits,
-                                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count())};
+    if (outcome == z3::unknown) {
+      const double elapsed_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+      return Unknown{"z3: " + unknown_reason(solver, options_.limits, elapsed_ms)};
+    }
+    OracleResult result = Unknown{problem};
     if (outcome == z3::unsat) {
       Unsat unsat;
       for (const z3::expr& tracker : solver.unsat_core()) unsat.reason.push_back(tracker_name(tracker));
       result = std::move(unsat);
-    } else if (outcome == z3::sat && !witness) {
-      result = Unknown{problem};
-    } else if (outcome == z3::sat) {
+    } else if (witness) {
       const std::optional<std::string> rejected = recheck(*predicate, *witness, allowance);
       if (!rejected) result = Sat{std::move(*witness)};
       else if (encoder.over_approximated())
