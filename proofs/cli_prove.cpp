@@ -1,6 +1,8 @@
 // `skipsound prove`: the symbolic rule theorems (SPEC §6) as a table, text or JSON.
+#include <algorithm>
 #include <iostream>
 #include <memory>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -29,6 +31,7 @@ struct ProveArguments {
   bool all_types = false;
   int max_connectives = 3;
   size_t stride = 1;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   smt::SolverLimits limits = smt::kProverLimits;
 };
 
@@ -45,6 +48,10 @@ void add_prove_command(CLI::App& app, int& exit_code) {
                       "composition templates have at most this many AND/OR/NOT")
       ->check(CLI::Range(0, 3));
   command->add_option("--stride", args->stride, "prove every n-th composition template")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--threads", args->threads,
+                      "prove composition templates on this many threads (default: one per core); "
+                      "verdicts and their order do not depend on it")
       ->check(CLI::PositiveNumber);
   command->add_flag("--all-types", args->all_types,
                     "also prove the rules on float (~80 s more) and the exactness converse on strings, "
@@ -72,6 +79,13 @@ void add_prove_command(CLI::App& app, int& exit_code) {
     options.max_connectives = args->max_connectives;
     options.composition_stride = args->stride;
     options.limits = args->limits;
+    options.threads = args->threads;
+    // The sweep runs for a long time: each template's line as soon as it is proved (on stderr
+    // under --json, which keeps stdout one JSON document).
+    std::ostream* progress = args->json ? &std::cerr : &std::cout;
+    options.on_composition = [progress](size_t index, size_t count, const smt::TheoremResult& r) {
+      *progress << "composition " << index + 1 << "/" << count << "  " << theorem_line(r) << std::flush;
+    };
     const ProveSummary summary = prove_all(options);
     if (args->json) std::cout << summary_to_json(summary).dump(2) << "\n";
     else std::cout << summary_to_text(summary);

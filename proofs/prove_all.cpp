@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checker/skipping_builder.h"
+#include "proofs/composition_sweep.h"
 #include "proofs/rule_catalogue.h"
 
 namespace skipsound {
@@ -71,8 +72,11 @@ ProveSummary prove_all(const ProveOptions& options) {
     const std::vector<PredicateTemplate> templates = composition_templates(options.max_connectives);
     summary.composition_templates = templates.size();
     const size_t stride = std::max<size_t>(options.composition_stride, 1);
-    for (size_t i = 0; i < templates.size(); i += stride)
-      summary.composition.push_back(RuleProof{prover.prove_sound(templates[i], options.mutant), false});
+    std::vector<PredicateTemplate> selected;
+    for (size_t i = 0; i < templates.size(); i += stride) selected.push_back(templates[i]);
+    for (TheoremResult& r :
+         prove_compositions(selected, options.mutant, options.limits, options.threads, options.on_composition))
+      summary.composition.push_back(RuleProof{std::move(r), false});
   }
   summary.total_millis =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -123,6 +127,8 @@ std::string line_for(const TheoremResult& r, const char* expectation) {
 }
 
 }  // namespace
+
+std::string theorem_line(const TheoremResult& r) { return line_for(r, nullptr); }
 
 nlohmann::json summary_to_json(const ProveSummary& s) {
   nlohmann::json j{{"mutant", mutant_name(s.mutant)},

@@ -2,6 +2,7 @@
 // exactness converse and optionally the composition sweep, with one overall outcome.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ struct ProveOptions {
   bool composition = false;
   int max_connectives = 3;
   size_t composition_stride = 1;  // prove every n-th composition template (1 = all)
+  unsigned threads = 1;           // composition templates are proved on this many threads
+  // Each composition result as soon as it and every earlier one are in (index among the
+  // templates proved, their count).
+  std::function<void(size_t index, size_t count, const smt::TheoremResult&)> on_composition;
   smt::SolverLimits limits = smt::kProverLimits;
 };
 
@@ -51,6 +56,8 @@ struct ProveSummary {
 ProveSummary prove_all(const ProveOptions& options);
 
 nlohmann::json summary_to_json(const ProveSummary& s);
+// One table line: rule, type, verdict, time; a counterexample or UNKNOWN's reason below it.
+std::string theorem_line(const smt::TheoremResult& r);
 std::string summary_to_text(const ProveSummary& s);
 
 }  // namespace skipsound

@@ -1,0 +1,73 @@
+#include "proofs/composition_sweep.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace skipsound {
+
+namespace {
+
+// Hands results to the listener in template order: a finished template waits until every
+// earlier one is in.
+class OrderedResults {
+ public:
+  OrderedResults(size_t count, const CompositionListener& listener) : slots_(count), listener_(listener) {}
+
+  void put(size_t index, smt::TheoremResult result) {
+    std::lock_guard lock(mutex_);
+    slots_[index] = std::move(result);
+    while (next_ < slots_.size() && slots_[next_]) {
+      if (listener_) listener_(next_, slots_.size(), *slots_[next_]);
+      ++next_;
+    }
+  }
+
+  std::vector<smt::TheoremResult> take() {
+    std::vector<smt::TheoremResult> out;
+    out.reserve(slots_.size());
+    for (std::optional<smt::TheoremResult>& r : slots_) out.push_back(std::move(*r));
+    return out;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::optional<smt::TheoremResult>> slots_;
+  size_t next_ = 0;
+  const CompositionListener& listener_;
+};
+
+}  // namespace
+
+std::vector<smt::TheoremResult> prove_compositions(const std::vector<smt::PredicateTemplate>& templates,
+                                                   Mutant mutant, const smt::SolverLimits& limits,
+                                                   unsigned threads, const CompositionListener& listener) {
+  OrderedResults results(templates.size(), listener);
+  std::atomic<size_t> next_template{0};
+  std::atomic<bool> stop{false};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  auto work = [&] {
+    try {
+      smt::RuleProver prover(limits);
+      for (size_t i = next_template++; i < templates.size() && !stop; i = next_template++)
+        results.put(i, prover.prove_sound(templates[i], mutant));
+    } catch (...) {
+      std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+      stop = true;
+    }
+  };
+  const size_t workers = std::clamp<size_t>(threads, 1, std::max<size_t>(templates.size(), 1));
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < workers; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+  return results.take();
+}
+
+}  // namespace skipsound

@@ -1,0 +1,24 @@
+// The composition sweep (SPEC §6): thousands of independent theorems, one RuleProver (one Z3
+// context) per thread. A verdict depends only on Z3's deterministic resource limit, never on the
+// thread count or machine load, and results are reported in template order as soon as every
+// earlier template is done, so a sweep's output is the same on 1 thread or many.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "model/mutant.h"
+#include "smt/predicate_template.h"
+#include "smt/rule_theorems.h"
+#include "smt/solver_limits.h"
+
+namespace skipsound {
+
+// Called once per template, in template order, from whichever thread finished the last gap.
+using CompositionListener = std::function<void(size_t index, size_t count, const smt::TheoremResult&)>;
+
+std::vector<smt::TheoremResult> prove_compositions(const std::vector<smt::PredicateTemplate>& templates,
+                                                   Mutant mutant, const smt::SolverLimits& limits,
+                                                   unsigned threads, const CompositionListener& listener);
+
+}  // namespace skipsound
