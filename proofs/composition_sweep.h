@@ -1,7 +1,8 @@
-// The composition sweep (SPEC §6): thousands of independent theorems, one RuleProver (one Z3
-// context) per thread. A verdict depends only on Z3's deterministic resource limit, never on the
-// thread count or machine load, and results are reported in template order as soon as every
-// earlier template is done, so a sweep's output is the same on 1 thread or many.
+// The composition sweep (SPEC §6): thousands of independent theorems spread over threads. Each
+// theorem gets a fresh Z3 context under a deterministic resource limit, so its verdict never
+// depends on the thread count, the order of work or machine load; results are reported in
+// template order as soon as every earlier template is done, so a sweep prints the same verdicts
+// in the same order on 1 thread or many.
 #pragma once
 #include <cstddef>
 #include <functional>

@@ -110,11 +110,17 @@ nlohmann::json proofs_to_json(const std::vector<RuleProof>& proofs) {
   return out;
 }
 
+std::string padded(std::string text, size_t width) {
+  if (text.size() < width) text.resize(width, ' ');
+  return text;
+}
+
 std::string line_for(const TheoremResult& r, const char* expectation) {
-  char head[160];
-  std::snprintf(head, sizeof head, "%-30s %-14s %-15s %9.1f ms", r.rule.c_str(), r.type.c_str(),
-                theorem_verdict_name(r.verdict), r.millis);
-  std::string line = head;
+  // A composition has no type of its own: its (long) predicate takes the first two columns.
+  const std::string subject = r.type.empty() ? r.rule : padded(r.rule, 30) + " " + r.type;
+  char tail[64];
+  std::snprintf(tail, sizeof tail, " %-15s %9.1f ms", theorem_verdict_name(r.verdict), r.millis);
+  std::string line = padded(subject, 45) + tail;
   if (expectation) line += std::string("  (expected ") + expectation + ")";
   if (r.verdict == TheoremVerdict::Unknown && !r.note.empty()) line += "  " + r.note;
   if (r.counterexample) {

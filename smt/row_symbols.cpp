@@ -72,6 +72,16 @@ RowSymbols::Column RowSymbols::make_sequence_column(const std::string& name, con
   return {{is_null, length, Domain::String, std::nullopt, CodeSequence{codes, length}}, std::nullopt};
 }
 
+std::vector<z3::expr> RowSymbols::short_string_constraints(int max_length) const {
+  std::vector<z3::expr> out;
+  for (const auto& [leaf, column] : columns_) {
+    const SymValue& v = column.value;
+    if (v.sequence) out.push_back(v.sequence->length <= ctx_.int_val(max_length));
+    else if (v.domain == Domain::String) out.push_back(v.payload.length() <= ctx_.int_val(max_length));
+  }
+  return out;
+}
+
 const SymValue& RowSymbols::column(int leaf) {
   auto it = columns_.find(leaf);
   if (it == columns_.end()) it = columns_.emplace(leaf, make_column(schema_.leaves().at(leaf))).first;

@@ -31,6 +31,8 @@ class RowSymbols {
   // Strings restricted to decodable codes. Costly for Z3's string solver, so asserted only after a
   // model used a code that does not decode (near U+10FFFF, or a byte above 255).
   const std::vector<z3::expr>& alphabet_constraints() const { return alphabet_constraints_; }
+  // Every string and binary column at most `max_length` long (a search for a small model).
+  std::vector<z3::expr> short_string_constraints(int max_length) const;
 
   // The row a model assigns; nullopt (with `problem` set) when a value cannot be decoded.
   std::optional<Row> decode(const z3::model& model, std::string& problem) const;

@@ -26,11 +26,6 @@ const char* theorem_verdict_name(TheoremVerdict v) {
   return "?";
 }
 
-struct RuleProver::Context {
-  z3::context ctx;
-  z3::solver solver{ctx};
-};
-
 namespace {
 
 const std::vector<int> kBothColumns{0, 1};
@@ -142,6 +137,14 @@ struct Encoding {
     return facts;
   }
 
+  // Every string and binary symbol at most `max_length` long.
+  std::vector<z3::expr> short_string_facts(int max_length) const {
+    std::vector<z3::expr> facts = file.short_string_constraints(max_length);
+    for (const z3::expr& c : row.short_string_constraints(max_length)) facts.push_back(c);
+    for (const z3::expr& c : literals.short_string_constraints(max_length)) facts.push_back(c);
+    return facts;
+  }
+
   // Every string symbol within the decodable alphabet. Costly for the string solver, so asserted
   // only once a model used an undecodable code.
   std::vector<z3::expr> alphabet_facts() const {
@@ -242,13 +245,83 @@ z3::check_result solve(z3::solver& solver, const Encoding& enc, bool with_row, s
   return r;
 }
 
-}  // namespace
+// Z3 sometimes spends its whole budget on a theorem whose counterexample is trivial (a file
+// without stats, a NULL row) because long strings give it room to wander. When it gives up, the
+// search is repeated with every string and binary symbol short: a model found there is a real
+// counterexample (and is replayed like any other); "none there" proves nothing, so the answer
+// stays unknown.
+inline constexpr int kShortStringLength = 2;
 
-RuleProver::RuleProver(SolverLimits limits) : z3_(std::make_unique<Context>()), limits_(limits) {
-  apply_limits(z3_->solver, limits_);
+
+// A fresh context and solver per theorem: a solver reused across theorems carries their lemmas
+// and term order into the next search, so a verdict would depend on which theorems ran before it
+// (measured: one came back UNKNOWN at the resource limit after 340 others, COUNTEREXAMPLE in
+// 0.2 s alone). The push selects Z3's incremental core over the tactic pipeline a fresh solver
+// runs on its first check, which hits the resource limit on that same theorem.
+struct TheoremSolver {
+  explicit TheoremSolver(const SolverLimits& limits) {
+    apply_limits(solver, limits);
+    solver.push();
+  }
+  z3::context ctx;
+  z3::solver solver{ctx};
+};
+
+// One theorem: `assert_formula(solver, encoding)` states it, unsat proves it, and
+// `judge(witness, result)` replays a model concretely before it may count as a counterexample.
+// An error in Z3 or in encoding leaves the verdict UNKNOWN with the reason.
+template <typename Assert, typename Judge>
+TheoremResult run_theorem(const PredicateTemplate& t, Mutant mutant, const SolverLimits& limits, bool with_row,
+                          const char* proved_note, Assert assert_formula, Judge judge) {
+  const auto start = std::chrono::steady_clock::now();
+  TheoremResult result{t.rule, t.type, TheoremVerdict::Unknown, "", std::nullopt, 0};
+  std::optional<Witness> witness;
+  std::string problem;
+  // One search in a fresh solver; `short_strings` adds the small-model facts (nullopt: none apply).
+  auto search = [&](bool short_strings) -> std::optional<z3::check_result> {
+    TheoremSolver z3(limits);
+    Encoding enc(z3.ctx, t, mutant);
+    assert_formula(z3.solver, enc);
+    if (short_strings) {
+      const std::vector<z3::expr> facts = enc.short_string_facts(kShortStringLength);
+      if (facts.empty()) return std::nullopt;
+      for (const z3::expr& f : facts) z3.solver.add(f);
+    }
+    const z3::check_result answer = solve(z3.solver, enc, with_row, witness, problem);
+    if (answer == z3::unknown) result.note = "z3: " + unknown_reason(z3.solver, limits, millis_since(start));
+    return answer;
+  };
+  try {
+    z3::check_result answer = *search(false);
+    if (answer == z3::unknown) {
+      const std::string first_reason = result.note;
+      const std::optional<z3::check_result> small = search(true);
+      answer = small == z3::sat ? z3::sat : z3::unknown;
+      result.note = answer == z3::sat ? "found on short strings; the full search: " + first_reason : first_reason;
+    }
+    switch (answer) {
+      case z3::unsat:
+        result.verdict = TheoremVerdict::Proved;
+        result.note = proved_note;
+        break;
+      case z3::unknown: break;
+      case z3::sat:
+        if (witness) judge(*witness, result);
+        else result.note = "cannot decode the model: " + problem;
+        break;
+    }
+  } catch (const z3::exception& e) {
+    result.note = std::string("z3 error: ") + e.msg();
+  } catch (const std::exception& e) {
+    result.note = std::string("unsupported: ") + e.what();
+  }
+  result.millis = millis_since(start);
+  return result;
 }
 
-RuleProver::~RuleProver() = default;
+}  // namespace
+
+RuleProver::RuleProver(SolverLimits limits) : limits_(limits) {}
 
 TheoremResult RuleProver::prove_sound(const PredicateTemplate& t, Mutant mutant) {
   const StatsEligibility eligibility(*t.schema, StatsConfig{});
@@ -286,39 +359,17 @@ void judge_witness(const PredicateTemplate& t, const SkippingPredicate& claimed,
 
 TheoremResult RuleProver::prove_claim_sound(const PredicateTemplate& t, const SkippingPredicate& claimed,
                                             Mutant mutant) {
-  const auto start = std::chrono::steady_clock::now();
-  TheoremResult result{t.rule, t.type, TheoremVerdict::Unknown, "", std::nullopt, 0};
-  z3::solver& solver = z3_->solver;
-  solver.push();
-  try {
-    Encoding enc(z3_->ctx, t, mutant);
-    solver.add(enc.file.holds_row(enc.row));
-    solver.add(enc.matches(*t.predicate));
-    solver.add(enc.skips(claimed, mutant));
-    for (const z3::expr& f : enc.file.facts()) solver.add(f);
-    for (const z3::expr& f : enc.row.type_constraints()) solver.add(f);
-    for (const z3::expr& f : enc.slot_facts()) solver.add(f);
-    std::optional<Witness> witness;
-    std::string problem;
-    switch (solve(solver, enc, true, witness, problem)) {
-      case z3::unsat:
-        result.verdict = TheoremVerdict::Proved;
-        result.note = "unsat";
-        break;
-      case z3::unknown: result.note = "z3: " + unknown_reason(solver, limits_, millis_since(start)); break;
-      case z3::sat:
-        if (witness) judge_witness(t, claimed, mutant, *witness, result);
-        else result.note = "cannot decode the witness: " + problem;
-        break;
-    }
-  } catch (const z3::exception& e) {
-    result.note = std::string("z3 error: ") + e.msg();
-  } catch (const std::exception& e) {
-    result.note = std::string("unsupported: ") + e.what();
-  }
-  solver.pop();
-  result.millis = millis_since(start);
-  return result;
+  return run_theorem(
+      t, mutant, limits_, true, "unsat",
+      [&](z3::solver& solver, Encoding& enc) {
+        solver.add(enc.file.holds_row(enc.row));
+        solver.add(enc.matches(*t.predicate));
+        solver.add(enc.skips(claimed, mutant));
+        for (const z3::expr& f : enc.file.facts()) solver.add(f);
+        for (const z3::expr& f : enc.row.type_constraints()) solver.add(f);
+        for (const z3::expr& f : enc.slot_facts()) solver.add(f);
+      },
+      [&](const Witness& w, TheoremResult& result) { judge_witness(t, claimed, mutant, w, result); });
 }
 
 namespace {
@@ -338,19 +389,14 @@ void collect_constants(const z3::expr& e, z3::expr_vector& out) {
 }  // namespace
 
 TheoremResult RuleProver::prove_exact(const PredicateTemplate& t, ExactnessScope scope) {
-  const auto start = std::chrono::steady_clock::now();
-  TheoremResult result{t.rule, t.type, TheoremVerdict::Unknown, "", std::nullopt, 0};
   const StatsEligibility eligibility(*t.schema, StatsConfig{});
   const std::optional<SkippingPredicate> built = build_skipping_predicate(t.predicate, eligibility);
   if (!built) {
-    result.note = "no skipping expression: never skips";
-    return result;
+    return TheoremResult{t.rule, t.type, TheoremVerdict::Unknown, "no skipping expression: never skips",
+                         std::nullopt, 0};
   }
-  z3::context& ctx = z3_->ctx;
-  z3::solver& solver = z3_->solver;
-  solver.push();
-  try {
-    Encoding enc(ctx, t, Mutant::None);
+  auto assert_formula = [&](z3::solver& solver, Encoding& enc) {
+    z3::context& ctx = enc.ctx;
     // Build the row's symbols first, so the quantifier below binds every one of them.
     const z3::expr matches = enc.matches(*t.predicate);
     const z3::expr holds = enc.file.holds_row(enc.row);
@@ -377,41 +423,22 @@ TheoremResult RuleProver::prove_exact(const PredicateTemplate& t, ExactnessScope
     }
     for (const z3::expr& f : enc.file.facts()) solver.add(f);
     for (const z3::expr& f : enc.slot_facts()) solver.add(f);
-    std::optional<Witness> witness;
-    std::string problem;
-    switch (solve(solver, enc, false, witness, problem)) {
-      case z3::unsat:
-        result.verdict = TheoremVerdict::Proved;
-        result.note = "exact: every kept file holds a matching row";
-        break;
-      case z3::unknown: result.note = "z3: " + unknown_reason(solver, limits_, millis_since(start)); break;
-      case z3::sat: {
-        if (!witness) {
-          result.note = "cannot decode the example: " + problem;
-          break;
-        }
-        const ExprPtr instantiated = instantiate(t, witness->literals);
-        const auto concrete = build_skipping_predicate(instantiated, eligibility);
-        const FileView view{&witness->file.stats, witness->file.dv_cardinality};
-        result.counterexample = counterexample(witness->file, witness->literals, std::nullopt, instantiated,
-                                               concrete ? concrete->expr : nullptr, *t.schema);
-        if (concrete && decide_verdict(*concrete, view, *t.schema) == FileVerdict::Keep) {
-          result.verdict = TheoremVerdict::Counterexample;
-          result.note = "missed skip: kept, yet no row consistent with the stats matches";
-        } else {
-          result.note = "example not confirmed: the concrete logic skips the file";
-        }
-        break;
-      }
+  };
+  auto judge = [&](const Witness& w, TheoremResult& result) {
+    const ExprPtr instantiated = instantiate(t, w.literals);
+    const auto concrete = build_skipping_predicate(instantiated, eligibility);
+    const FileView view{&w.file.stats, w.file.dv_cardinality};
+    result.counterexample = counterexample(w.file, w.literals, std::nullopt, instantiated,
+                                           concrete ? concrete->expr : nullptr, *t.schema);
+    if (concrete && decide_verdict(*concrete, view, *t.schema) == FileVerdict::Keep) {
+      result.verdict = TheoremVerdict::Counterexample;
+      result.note = "missed skip: kept, yet no row consistent with the stats matches";
+    } else {
+      result.note = "example not confirmed: the concrete logic skips the file";
     }
-  } catch (const z3::exception& e) {
-    result.note = std::string("z3 error: ") + e.msg();
-  } catch (const std::exception& e) {
-    result.note = std::string("unsupported: ") + e.what();
-  }
-  solver.pop();
-  result.millis = millis_since(start);
-  return result;
+  };
+  return run_theorem(t, Mutant::None, limits_, false, "exact: every kept file holds a matching row",
+                     assert_formula, judge);
 }
 
 }  // namespace skipsound::smt

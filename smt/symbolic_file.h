@@ -54,6 +54,9 @@ class SymbolicFile {
   std::vector<z3::expr> facts() const;
   // String stats within the decodable alphabet (RowSymbols::alphabet_constraints).
   const std::vector<z3::expr>& alphabet_constraints() const { return symbols_->alphabet_constraints(); }
+  std::vector<z3::expr> short_string_constraints(int max_length) const {
+    return symbols_->short_string_constraints(max_length);
+  }
   // The row is one of the file's live rows (every column within the truth).
   z3::expr holds_row(RowSymbols& row) const;
 

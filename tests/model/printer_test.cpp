@@ -9,6 +9,7 @@
 
 #include "model/binder.h"
 #include "model/parser.h"
+#include "model/utf8.h"
 #include "tests/model/predicate_schema.h"
 
 namespace skipsound {
@@ -83,26 +84,6 @@ TEST(Printer, JsonTree) {
 
 // --- A local generator of arbitrary (unbound) IR -------------------------------------------------
 
-std::string utf8_of(uint32_t cp) {
-  std::string out;
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-  return out;
-}
-
 rc::Gen<std::string> gen_text() {
   const auto code_point = rc::gen::oneOf(
       rc::gen::element<uint32_t>('\'', '\\', '`', '%', '_', '\n', '\t', 0, 0x7F, ' ', '.', '-'),
@@ -110,7 +91,7 @@ rc::Gen<std::string> gen_text() {
       rc::gen::inRange<uint32_t>(0xE000, 0x110000));
   return rc::gen::map(rc::gen::container<std::vector<uint32_t>>(code_point), [](const auto& cps) {
     std::string s;
-    for (uint32_t cp : cps) s += utf8_of(cp);
+    for (uint32_t cp : cps) append_utf8(s, cp);
     return s;
   });
 }

@@ -96,6 +96,34 @@ TEST(RuleTheorems, EachPerFileMutantYieldsAReplayableCounterexample) {
   }
 }
 
+// Two counterexamples that once came back UNKNOWN: on binary, Z3 hit the resource limit when
+// its solver had proved 340 theorems before (each theorem now gets a fresh one); on decimal, Z3
+// proposed wide stats with min above max, which hold no row (stored bounds are now ordered).
+TEST(RuleTheorems, MutantCounterexamplesOnceUnknownAreFound) {
+  RuleProver prover;
+  for (const MutantCase& m : {MutantCase{Mutant::SkipMissingStats, "(c > v AND c < w) IS NULL", "binary"},
+                              MutantCase{Mutant::TrustWideNullcount, "c <> v", "decimal(10,2)"}}) {
+    SCOPED_TRACE(mutant_name(m.mutant));
+    const PredicateTemplate& t = find_template(catalogue(), m.rule, m.type);
+    expect_replayable(t, prover.prove_sound(t, m.mutant), m.mutant);
+  }
+}
+
+TEST(RuleTheorems, SkipMissingStatsBreaksEveryRuleInOneRun) {
+  ProveOptions options;
+  options.mutant = Mutant::SkipMissingStats;
+  options.exactness = false;
+  const ProveSummary summary = prove_all(options);
+  size_t counterexamples = 0;
+  for (const RuleProof& p : summary.rules) {
+    EXPECT_TRUE(p.as_expected()) << p.result.rule << " " << p.result.type << ": "
+                                 << theorem_verdict_name(p.result.verdict) << " " << p.result.note;
+    counterexamples += p.result.verdict == TheoremVerdict::Counterexample;
+  }
+  EXPECT_EQ(summary.outcome(), ProveOutcome::AsExpected);
+  EXPECT_GT(counterexamples, summary.rules.size() / 2);
+}
+
 TEST(RuleTheorems, MutantsLeaveOtherRulesProved) {
   RuleProver prover;
   const PredicateTemplate& is_null = find_template(catalogue(), "c IS NULL", "timestamp");
