@@ -172,9 +172,10 @@ std::vector<z3::expr> SymbolicFile::column_facts(const SymbolicColumn& c, const 
     facts.push_back(c.min.is_null && c.max.is_null);
     return facts;
   }
-  // Stored bounds are ordered even when no live value is left (a writer bounds the rows it
-  // wrote), as model/stats_consistency reads them: a timestamp max is floored to the ms. (With a
-  // live value the bounds below order them too; guarding the fact by that made Z3 slower.)
+  // Wide stored bounds are ordered even when no live value is left (a writer bounded the rows it
+  // wrote), as model/stats_consistency reads them: a timestamp max is floored to the ms. Exact
+  // stats are written from live values and ordered below; stating it for them as well made Z3
+  // give up on the exactness converse of `c <> v` on decimal.
   const z3::expr ordered = is_timestamp(type.kind)
                                ? c.min.payload <= c.max.payload + ctx_.int_val(kTimestampStatSlackMicros)
                                : at_most(c.min, c.max);
