@@ -252,7 +252,6 @@ z3::check_result solve(z3::solver& solver, const Encoding& enc, bool with_row, s
 // stays unknown.
 inline constexpr int kShortStringLength = 2;
 
-
 // A fresh context and solver per theorem: a solver reused across theorems carries their lemmas
 // and term order into the next search, so a verdict would depend on which theorems ran before it
 // (measured: one came back UNKNOWN at the resource limit after 340 others, COUNTEREXAMPLE in
@@ -277,34 +276,36 @@ TheoremResult run_theorem(const PredicateTemplate& t, Mutant mutant, const Solve
   TheoremResult result{t.rule, t.type, TheoremVerdict::Unknown, "", std::nullopt, 0};
   std::optional<Witness> witness;
   std::string problem;
-  // One search in a fresh solver; `short_strings` adds the small-model facts (nullopt: none apply).
-  auto search = [&](bool short_strings) -> std::optional<z3::check_result> {
+  std::string unknown_why;
+  // One search in a fresh solver, the second with every string short (unknown when the theorem
+  // has no strings to shorten).
+  auto search = [&](bool short_strings) {
     TheoremSolver z3(limits);
     Encoding enc(z3.ctx, t, mutant);
     assert_formula(z3.solver, enc);
     if (short_strings) {
       const std::vector<z3::expr> facts = enc.short_string_facts(kShortStringLength);
-      if (facts.empty()) return std::nullopt;
+      if (facts.empty()) return z3::unknown;
       for (const z3::expr& f : facts) z3.solver.add(f);
     }
     const z3::check_result answer = solve(z3.solver, enc, with_row, witness, problem);
-    if (answer == z3::unknown) result.note = "z3: " + unknown_reason(z3.solver, limits, millis_since(start));
+    if (answer == z3::unknown && !short_strings)
+      unknown_why = "z3: " + unknown_reason(z3.solver, limits, millis_since(start));
     return answer;
   };
   try {
-    z3::check_result answer = *search(false);
-    if (answer == z3::unknown) {
-      const std::string first_reason = result.note;
-      const std::optional<z3::check_result> small = search(true);
-      answer = small == z3::sat ? z3::sat : z3::unknown;
-      result.note = answer == z3::sat ? "found on short strings; the full search: " + first_reason : first_reason;
+    z3::check_result answer = search(false);
+    // Among short strings only a model counts: "none there" proves nothing.
+    if (answer == z3::unknown && search(true) == z3::sat) {
+      answer = z3::sat;
+      result.note = "found on short strings; the full search: " + unknown_why;
     }
     switch (answer) {
       case z3::unsat:
         result.verdict = TheoremVerdict::Proved;
         result.note = proved_note;
         break;
-      case z3::unknown: break;
+      case z3::unknown: result.note = unknown_why; break;
       case z3::sat:
         if (witness) judge(*witness, result);
         else result.note = "cannot decode the model: " + problem;
