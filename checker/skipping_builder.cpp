@@ -73,8 +73,11 @@ class Builder {
 
   SkipExprPtr build(const Expr& e) const {
     if (!references_column(e)) return nullptr;
+    // A predicate over literals only is not evaluated here (docs/semantics.md §5.3).
     switch (e.kind) {
+      // a AND b TRUE on a row needs both TRUE there: either side alone still bounds the file.
       case ExprKind::And: return and_of_buildable(build(*e.children[0]), build(*e.children[1]));
+      // a OR b TRUE needs one side TRUE: a side that cannot be bounded leaves nothing to bound.
       case ExprKind::Or: return or_of_both(build(*e.children[0]), build(*e.children[1]));
       case ExprKind::Not: return build_not(*e.children[0]);
       case ExprKind::IsNull: return build_is_null(*e.children[0], 0);
@@ -82,6 +85,7 @@ class Builder {
       case ExprKind::Compare: return build_compare(e);
       case ExprKind::Like: return build_starts_with(*e.children[0], *e.children[1]);
       case ExprKind::In: return build_in(e);
+      // Spark defines c BETWEEN x AND y as c >= x AND c <= y.
       case ExprKind::Between:
         return build(*make_and(make_compare(CompareOp::Ge, e.children[0], e.children[1]),
                                make_compare(CompareOp::Le, e.children[0], e.children[2])));
@@ -91,6 +95,7 @@ class Builder {
 
  private:
   SkipExprPtr build_not(const Expr& operand) const {
+    // NOT is pushed to the atoms with 3VL-valid equivalences (De Morgan, double negation).
     switch (operand.kind) {
       case ExprKind::And:
         return build(*make_or(make_not(operand.children[0]), make_not(operand.children[1])));
@@ -108,6 +113,7 @@ class Builder {
     const auto cmp = as_column_comparison(compare);
     if (!cmp) return nullptr;  // column vs column, casts, functions, arithmetic
     if (cmp->op == CompareOp::NullSafeEq) {
+      // c <=> NULL is c IS NULL; c <=> v (v non-null) is TRUE iff c IS NOT NULL AND c = v.
       if (cmp->literal.is_null()) return null_count_positive(cmp->leaf);
       return and_of_buildable(not_all_null(cmp->leaf),
                               column_vs_literal(CompareOp::Eq, cmp->leaf, cmp->literal));
@@ -118,7 +124,9 @@ class Builder {
   SkipExprPtr build_negated_compare(const Expr& compare) const {
     const auto cmp = as_column_comparison(compare);
     if (!cmp) return nullptr;
+    // NOT (c op v) is TRUE iff the complementary comparison is (both are NULL on a NULL c).
     if (cmp->op != CompareOp::NullSafeEq) return column_vs_literal(negate(cmp->op), cmp->leaf, cmp->literal);
+    // NOT (c <=> NULL) is c IS NOT NULL.
     if (cmp->literal.is_null()) return not_all_null(cmp->leaf);
     // NOT (c <=> v): c is NULL or differs from v.
     const SkipExprPtr differs = column_vs_literal(CompareOp::Ne, cmp->leaf, cmp->literal);
@@ -135,15 +143,19 @@ class Builder {
     // The le-as-lt mutant's deviation: the non-strict bounds become strict.
     const bool strict_bounds = mutant_ == Mutant::LeAsLt;
     switch (op) {
+      // c = v can only hold if min(c) <= v <= max(c).
       case CompareOp::Eq:
         return skip_and(skip_compare(CompareOp::Le, min(), lit()),
                         skip_compare(CompareOp::Le, lit(), max()));
+      // c <> v holds on c < v (then min(c) < v) or on c > v (then max(c) > v).
       case CompareOp::Ne:
         return skip_or(skip_compare(CompareOp::Lt, min(), lit()),
                        skip_compare(CompareOp::Lt, lit(), max()));
+      // c < v (c <= v) can only hold if min(c) < v (min(c) <= v).
       case CompareOp::Lt: return skip_compare(CompareOp::Lt, min(), lit());
       case CompareOp::Le:
         return skip_compare(strict_bounds ? CompareOp::Lt : CompareOp::Le, min(), lit());
+      // c > v (c >= v) can only hold if max(c) > v (max(c) >= v); a timestamp max is read + 1 ms.
       case CompareOp::Gt: return skip_compare(CompareOp::Gt, max(), lit());
       case CompareOp::Ge:
         return skip_compare(strict_bounds ? CompareOp::Gt : CompareOp::Ge, max(), lit());
@@ -152,11 +164,13 @@ class Builder {
     return nullptr;
   }
 
+  // c IS NULL can only hold if some physical row is NULL: nullCount(c) > 0 (widening only grows it).
   SkipExprPtr null_count_positive(int leaf) const {
     if (!eligibility_.usable_for_null_tests(leaf)) return nullptr;
     return skip_compare(CompareOp::Gt, skip_stat(StatKind::NullCount, leaf), long_literal(0));
   }
 
+  // c IS NOT NULL can only hold if not every row is NULL: nullCount(c) < numRecords.
   SkipExprPtr not_all_null(int leaf) const {
     if (!eligibility_.usable_for_null_tests(leaf)) return nullptr;
     return skip_compare(CompareOp::Lt, skip_stat(StatKind::NullCount, leaf),
@@ -171,7 +185,10 @@ class Builder {
   SkipExprPtr build_is_null(const Expr& e, int depth) const {
     switch (e.kind) {
       case ExprKind::Column: return is_bound_column(e) ? null_count_positive(e.leaf) : nullptr;
+      // A literal is NULL on every row or on none.
       case ExprKind::Literal: return skip_literal(Value::boolean(e.literal.is_null()));
+      // Comparisons, NOT and starts-with are strict: NULL only when some operand is NULL.
+      // (<=> is never NULL; it gets no rule rather than a constant.)
       case ExprKind::Compare:
         if (e.cmp_op == CompareOp::NullSafeEq) return nullptr;
         return any_child_null(e, depth);
@@ -213,6 +230,8 @@ class Builder {
     if (!prefix || !is_bound_column(value) || !eligibility_.collects_min_max(value.leaf)) {
       return nullptr;
     }
+    // c LIKE 's%' can only hold if substr(min(c)) <= s <= substr(max(c)), lengths in code points:
+    // substr(·, 1, n) is monotone in code-point order, and truncated stats still bound.
     const int length = code_points(*prefix);
     const SkipExprPtr s = skip_literal(Value::string(*prefix));
     return skip_and(
@@ -227,9 +246,11 @@ class Builder {
       if (item.kind != ExprKind::Literal) return nullptr;
       if (!item.literal.is_null()) items.push_back(&item.literal);
     }
+    // An IN over NULL items only is never TRUE.
     if (items.empty()) return skip_literal(Value::boolean(false));
     const Expr& value = *in.children[0];
     if (!is_bound_column(value) || !eligibility_.collects_min_max(value.leaf)) return nullptr;
+    // c IN (v1..vn) can only hold if max(c) >= min(vi) and min(c) <= max(vi).
     auto less = [](const Value* a, const Value* b) { return *spark_compare(*a, *b) < 0; };
     const auto [lowest, highest] = std::minmax_element(items.begin(), items.end(), less);
     return skip_and(
