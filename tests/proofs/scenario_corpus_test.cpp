@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "model/input_error.h"
 #include "proofs/interleaving_report.h"
 #include "proofs/scenario.h"
 
@@ -41,6 +42,19 @@ TEST(ScenarioCorpus, WriteSkewReportShowsTheSurvivingRow) {
   EXPECT_NE(report.find("T2: DELETE WHERE x > 10"), std::string::npos) << report;
   EXPECT_NE(report.find("MISSED CONFLICT"), std::string::npos) << report;
   EXPECT_NE(report.find("+ {\"id\":1,\"x\":15}"), std::string::npos) << report;
+}
+
+// The mutant also shapes the stats of the files written after it, so it must come first.
+TEST(ScenarioCorpus, AMutantAfterTheFirstFileIsRefused) {
+  try {
+    parse_scenario("schema: id long\nfile f0: [{\"id\": 1}]\nmutant: string-max-plain-prefix\n"
+                   "T1: DELETE WHERE id > 0\ncommit: T1\n",
+                   "late.scn");
+    FAIL() << "a mutant after the first file was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("late.scn:3: the mutant must come before the first file"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
