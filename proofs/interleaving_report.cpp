@@ -65,8 +65,9 @@ std::string why_unexplained(const Scenario& scenario, const ScenarioRun& run,
                             const TransactionVerdict& verdict) {
   const Transaction& txn = run.transactions[verdict.transaction];
   if (verdict.kind == VerdictKind::WrongResult) {
-    return txn.name + "'s scans did not see the rows above: its actions, applied to its own "
-           "snapshot, differ from its operations run there reading every row of every file.";
+    return txn.name + "'s scans missed rows its conditions match (or touched rows they do not): its "
+           "actions, applied to its own snapshot, differ from its operations run there reading every "
+           "row of every file.";
   }
   std::string why = txn.name + " computed its actions on snapshot version " +
                     std::to_string(txn.snapshot_version) + " without seeing ";
