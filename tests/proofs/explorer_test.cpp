@@ -92,8 +92,16 @@ TEST(Explorer, ScanTimeMutantShowsAsWrongResultsOrMissedConflicts) {
   o.mutant = Mutant::LeAsLt;
   o.categories = {WorldCategory::ValueMoving, WorldCategory::Overlapping, WorldCategory::Mixed};
   size_t unsound_commits = 0;
-  for (const CategoryResult& c : explore(o)) unsound_commits += c.stats.wrong_results + c.stats.missed_conflicts;
+  for (const CategoryResult& c : explore(o)) {
+    unsound_commits += c.stats.wrong_results + c.stats.missed_conflicts;
+    if (c.stats.wrong_results + c.stats.missed_conflicts > 0) {
+      EXPECT_TRUE(c.finding.has_value()) << world_category_name(c.category);
+    }
+  }
   EXPECT_GT(unsound_commits, 0u);
+  EXPECT_TRUE(is_finding(TrialVerdict::WrongResult));
+  EXPECT_TRUE(is_finding(TrialVerdict::InternalError));
+  EXPECT_FALSE(is_finding(TrialVerdict::Discarded));
 }
 
 void expect_same_stats(const CategoryStats& a, const CategoryStats& b) {
