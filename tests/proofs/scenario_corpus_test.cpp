@@ -57,5 +57,31 @@ TEST(ScenarioCorpus, AMutantAfterTheFirstFileIsRefused) {
   }
 }
 
+TEST(ScenarioCorpus, ADeletionVectorNeedsTheTableFeatureAndRealRows) {
+  const auto error_of = [](const std::string& text) -> std::string {
+    try {
+      parse_scenario(text + "T1: DELETE WHERE id > 0\ncommit: T1\n", "dv.scn");
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  EXPECT_NE(error_of("schema: id long\nfile f0 deleted=0: [{\"id\": 1}, {\"id\": 2}]\n")
+                .find("dv.scn:2: file 'f0': deleted= needs 'property deletionVectors: on'"),
+            std::string::npos);
+  EXPECT_NE(error_of("schema: id long\nproperty deletionVectors: on\nfile f0 deleted=2: [{\"id\": 1}, {\"id\": 2}]\n")
+                .find("dv.scn:3: file 'f0': no row 2 to delete"),
+            std::string::npos);
+  const Scenario ok = parse_scenario(
+      "schema: id long\nproperty deletionVectors: on\nfile f0 deleted=1,0,1: [{\"id\": 1}, {\"id\": 2}, {\"id\": 3}]\n"
+      "T1: DELETE WHERE id > 0\ncommit: T1\n",
+      "dv.scn");
+  const TableFile& file = ok.table.files().front();
+  EXPECT_EQ(file.deleted, (DeletedRows{0, 1}));
+  EXPECT_EQ(file.live_count(), 1);
+  ASSERT_TRUE(file.stats.has_value());
+  EXPECT_TRUE(file.stats->wide()) << "stats are widened when a DV is attached";
+}
+
 }  // namespace
 }  // namespace skipsound
