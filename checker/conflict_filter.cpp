@@ -5,6 +5,7 @@
 
 #include "checker/partition_match.h"
 #include "checker/skipping_builder.h"
+#include "model/input_error.h"
 
 namespace skipsound {
 
@@ -130,9 +131,14 @@ ConflictFilterResult filter_conflict_candidates(const LoserReads& loser,
                                                 const ConflictFilterOptions& options) {
   try {
     return filter(loser, added, eligibility, options);
-  } catch (const std::exception& e) {
+  } catch (const InputError& e) {
     return every_file(added, CandidateVerdict::Survives,
                       std::string("error, every file kept: ") + e.what());
+  } catch (const std::exception& e) {
+    ConflictFilterResult kept = every_file(added, CandidateVerdict::Survives,
+                                           std::string("unexpected error, every file kept: ") + e.what());
+    kept.unexpected_error = e.what();
+    return kept;
   }
 }
 

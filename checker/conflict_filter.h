@@ -40,12 +40,15 @@ struct CandidateOutcome {
 struct ConflictFilterResult {
   std::vector<CandidateOutcome> files;  // in input order
   std::string summary;                  // which path was taken, e.g. "whole-table read"
+  std::string unexpected_error;         // set when every file was kept for an exception that is
+                                        // not a declared input error (a bug the keep would hide)
   std::vector<std::string> survivors() const;
   bool any_survivor() const;
 };
 
 // `eligibility` also names the table's partition columns (empty = unpartitioned). Never throws
-// for bad stats or unevaluable filters: any error keeps every file.
+// for bad stats or unevaluable filters: any error keeps every file (one that is not an
+// InputError is also named in `unexpected_error`).
 ConflictFilterResult filter_conflict_candidates(const LoserReads& loser,
                                                 const std::vector<CandidateFile>& added,
                                                 const StatsEligibility& eligibility,

@@ -103,7 +103,8 @@ class OperationRun {
   void write(const std::vector<Row>& rows, bool data_change = true) {
     if (rows.empty()) return;
     std::vector<TableFile> files =
-        snapshot_.write_files(rows, settings_.path_prefix, next_file_index_, settings_.stats);
+        snapshot_.write_files(rows, settings_.path_prefix, next_file_index_, settings_.stats,
+                              settings_.writer_mutant);
     next_file_index_ += static_cast<int>(files.size());
     for (TableFile& f : files) {
       f.data_change = data_change;
@@ -303,6 +304,12 @@ bool blind_append(const OperationResult& result) {
 }
 
 }  // namespace
+
+std::vector<size_t> EveryFilePlanner::files_to_read(const Table& snapshot, const ExprPtr&) const {
+  std::vector<size_t> every(snapshot.files().size());
+  for (size_t i = 0; i < every.size(); ++i) every[i] = i;
+  return every;
+}
 
 OperationResult execute(const Table& snapshot, const std::vector<Operation>& operations,
                         const ScanPlanner& planner, const WriterSettings& settings) {

@@ -6,6 +6,7 @@
 
 #include "model/commit.h"
 #include "model/expr.h"
+#include "model/mutant.h"
 #include "model/table.h"
 
 namespace skipsound {
@@ -48,12 +49,21 @@ class ScanPlanner {
                                             const ExprPtr& condition) const = 0;
 };
 
+// Reads every live file whatever the condition: no partition pruning, no data skipping. The
+// serial-order oracle's ground truth (SPEC §6 "Independence"): the operation then sees every row
+// and the model's evaluator alone decides which rows match.
+class EveryFilePlanner final : public ScanPlanner {
+ public:
+  std::vector<size_t> files_to_read(const Table& snapshot, const ExprPtr& condition) const override;
+};
+
 // How a transaction writes, beyond the operation itself.
 struct WriterSettings {
   std::string path_prefix;  // unique per transaction: new files are <prefix>-<n>
   StatsPresence stats = StatsPresence::Collected;
   bool reads_whole_table = false;     // records a whole-table read besides the scans
   bool force_not_blind = false;       // commit info says isBlindAppend=false whatever happened
+  Mutant writer_mutant = Mutant::None;  // a writer-side mutant (string-max-plain-prefix) its stats take
 };
 
 struct OperationResult {

@@ -139,7 +139,7 @@ TypedPartitionValues Table::partition_values_of(const Row& row) const {
 
 std::vector<TableFile> Table::write_files(const std::vector<Row>& rows,
                                           const std::string& path_prefix, int first_index,
-                                          StatsPresence presence) const {
+                                          StatsPresence presence, Mutant writer_mutant) const {
   std::vector<TypedPartitionValues> keys;
   std::vector<std::vector<Row>> groups;
   for (const Row& row : rows) {
@@ -159,7 +159,7 @@ std::vector<TableFile> Table::write_files(const std::vector<Row>& rows,
     TableFile file;
     file.path = path_prefix + "-" + std::to_string(first_index + static_cast<int>(i));
     if (presence == StatsPresence::Collected) {
-      file.stats = collect_stats(groups[i], schema_, properties_.stats, Mutant::None,
+      file.stats = collect_stats(groups[i], schema_, properties_.stats, writer_mutant,
                                  properties_.deletion_vectors);
     }
     file.partition_values = std::move(keys[i]);

@@ -12,6 +12,7 @@
 #include "model/row.h"
 #include "model/schema.h"
 #include "model/stats.h"
+#include "model/mutant.h"
 #include "model/stats_collection.h"
 
 namespace skipsound {
@@ -82,9 +83,11 @@ class Table {
   const Protocol& protocol() const { return protocol_; }
 
   // Files a writer produces for `rows`: one per distinct partition value tuple (first-seen order),
-  // named `<path_prefix>-<n>`, starting at n = first_index. Stats follow the writer rules.
+  // named `<path_prefix>-<n>`, starting at n = first_index. Stats follow the writer rules, or
+  // a writer-side mutant's deviation from them.
   std::vector<TableFile> write_files(const std::vector<Row>& rows, const std::string& path_prefix,
-                                     int first_index, StatsPresence presence) const;
+                                     int first_index, StatsPresence presence,
+                                     Mutant writer_mutant = Mutant::None) const;
   TypedPartitionValues partition_values_of(const Row& row) const;
 
   // Adds a file to the initial state (version stays unchanged). Throws InputError on a

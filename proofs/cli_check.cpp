@@ -9,7 +9,7 @@
 // Each file gets one line: `SKIP, proved (reason…)`, `KEEP (a row may match: {…})`,
 // `KEEP, missed skip (no row can match: …)`, `UNSOUND SKIP (witness row {…})` followed by an
 // Alive2-style report, or `UNKNOWN (reason)` (never a licence to skip). A summary line ends the
-// output. Exit status: 1 when any skip is unsound, 2 on bad input, else 0.
+// output. Exit status: 1 when any skip is unsound, 2 on bad input, 3 on an internal error, else 0.
 //
 // Decisions file (--decisions): JSON Lines, one decision per line; blank lines are ignored.
 //   "predicate"   string, required: the read predicate (Spark SQL).
@@ -50,7 +50,7 @@ constexpr const char* kCheckHelp =
     "judge each file's KEEP/SKIP decision with the Z3 oracle: a skip is sound only when no row "
     "consistent with the file's stats can make the predicate TRUE. Judges skipsound's own "
     "decisions (same inputs as `skip`) or, with --decisions, another implementation's. Exits 1 "
-    "on an unsound skip.";
+    "on an unsound skip, 2 on bad input, 3 on an internal error.";
 
 smt::OracleOptions with_smt2(smt::OracleOptions options, bool record) {
   options.record_smt2 = record;

@@ -1,5 +1,6 @@
 // `skipsound gate`: the correctness gate (proofs/gate.h). Exit 0 when nothing is unsound and
-// every mutant is killed, 1 with the findings otherwise, 2 on bad usage.
+// every mutant is killed, 1 with the findings otherwise (an unexpected exception inside the
+// checker is one), 2 on bad usage, 3 on an internal error of skipsound.
 #include <unistd.h>
 
 #include <chrono>

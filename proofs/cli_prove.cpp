@@ -21,7 +21,8 @@ constexpr const char* kProveHelp =
     "no-timestamp-max-bump, string-max-plain-prefix, ieee-nan-order, le-as-lt); the conflict-time "
     "mutants (append-suppression, and-across-reads, skip-whole-table-read, empty-reads-skip-all) "
     "are not properties of one rule and are out of scope here. Exit 0 when every theorem comes "
-    "out as expected (PROVED, or COUNTEREXAMPLE for the rules a mutant breaks), 1 otherwise.";
+    "out as expected (PROVED, or COUNTEREXAMPLE for the rules a mutant breaks), 1 otherwise, 2 on "
+    "bad usage, 3 on an internal error.";
 
 struct ProveArguments {
   std::string mutant = "none";

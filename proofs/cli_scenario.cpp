@@ -1,5 +1,6 @@
 // `skipsound scenario FILE...`: replays scenario files (proofs/scenario.h) and prints each report;
-// exit 1 when a verdict differs from the expected one.
+// exit 1 when a verdict differs from the expected one (or the conflict filter hid an unexpected
+// exception), 2 on bad input, 3 on an internal error.
 #include <iostream>
 
 #include "proofs/cli.h"

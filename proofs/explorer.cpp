@@ -180,8 +180,10 @@ uint64_t trial_seed(uint64_t master_seed, WorldCategory category, size_t global_
 const char* trial_verdict_name(TrialVerdict v) {
   switch (v) {
     case TrialVerdict::Sound: return "sound";
+    case TrialVerdict::WrongResult: return "WRONG RESULT";
     case TrialVerdict::MissedConflict: return "MISSED CONFLICT";
     case TrialVerdict::UnjustifiedSkip: return "UNJUSTIFIED SKIP";
+    case TrialVerdict::InternalError: return "INTERNAL ERROR";
     case TrialVerdict::Discarded: return "discarded";
   }
   return "?";
@@ -236,20 +238,37 @@ TrialResult run_trial(const World& world, Mutant mutant, smt::Oracle& oracle, bo
     result.headline = e.what();
     return result;
   }
+  const auto first_finding = [&](TrialVerdict verdict, std::string headline) {
+    if (result.verdict != TrialVerdict::Sound) return;
+    result.verdict = verdict;
+    result.headline = std::move(headline);
+  };
   for (const TransactionVerdict& v : run.verdicts) {
     ++result.attempts;
     const std::string& name = run.transactions[v.transaction].name;
     result.expect_lines.push_back(expect_line(name, v));
-    if (v.kind == VerdictKind::SerializableCommit || v.kind == VerdictKind::MissedConflict) ++result.commits;
-    if (v.exception) ++result.aborts[exception_name(*v.exception)];
+    if (v.exception) {
+      ++result.aborts[exception_name(*v.exception)];
+    } else {
+      ++result.commits;
+    }
     if (v.kind == VerdictKind::FalseConflict) ++result.false_conflicts;
+    if (v.kind == VerdictKind::WrongResult) {
+      ++result.wrong_results;
+      first_finding(TrialVerdict::WrongResult, "WRONG RESULT: " + name +
+                                                   " committed actions its operations do not give on its snapshot");
+    }
     if (v.kind == VerdictKind::MissedConflict) {
       ++result.missed_conflicts;
-      if (result.verdict == TrialVerdict::Sound) {
-        result.verdict = TrialVerdict::MissedConflict;
-        result.headline = "MISSED CONFLICT: " + name + " committed, and no serial order gives its outcome";
-      }
+      first_finding(TrialVerdict::MissedConflict,
+                    "MISSED CONFLICT: " + name + " committed, and no serial order gives its outcome");
     }
+  }
+  result.unexpected_errors = unexpected_errors(run.schedule, run.transactions);
+  if (!result.unexpected_errors.empty()) {
+    first_finding(TrialVerdict::InternalError,
+                  "INTERNAL ERROR: the conflict filter kept every file after an unexpected exception (" +
+                      result.unexpected_errors.front() + ")");
   }
   prove_skips(run, scenario, oracle, result);
   result.shapes = shapes_of(run, scenario, world);
@@ -286,6 +305,9 @@ void CategoryStats::add(const TrialResult& r) {
   commits += r.commits;
   false_conflicts += r.false_conflicts;
   missed_conflicts += r.missed_conflicts;
+  wrong_results += r.wrong_results;
+  if (first_unexpected_error.empty() && !r.unexpected_errors.empty()) first_unexpected_error = r.unexpected_errors.front();
+  unexpected_errors += r.unexpected_errors.size();
   skip_checks += r.skip_checks;
   for (const auto& [reason, count] : r.z3_unknowns) z3_unknowns[reason] += count;
   for (const auto& [name, count] : r.aborts) aborts[name] += count;

@@ -34,13 +34,15 @@ std::string world_scenario_text(const generators::World& world, Mutant mutant,
 
 enum class TrialVerdict {
   Sound,            // every commit serializable, every skip proved by Z3
+  WrongResult,      // a commit's actions differ from its operations run on its snapshot
   MissedConflict,   // the serial oracle found a commit no serial order explains
   UnjustifiedSkip,  // a conflict-time skip for which Z3 found a matching consistent row
+  InternalError,    // the conflict filter kept every file for an unexpected exception
   Discarded,        // the world could not be run (an operation rejected its input)
 };
 const char* trial_verdict_name(TrialVerdict v);
 inline bool is_finding(TrialVerdict v) {
-  return v == TrialVerdict::MissedConflict || v == TrialVerdict::UnjustifiedSkip;
+  return v != TrialVerdict::Sound && v != TrialVerdict::Discarded;
 }
 
 struct TrialResult {
@@ -49,6 +51,8 @@ struct TrialResult {
   size_t commits = 0;
   size_t false_conflicts = 0;
   size_t missed_conflicts = 0;
+  size_t wrong_results = 0;
+  std::vector<std::string> unexpected_errors;  // "T2 vs T1: <exception>", keeps they caused
   size_t skip_checks = 0;  // (excluded file, loser read) pairs put to Z3
   std::map<std::string, size_t> z3_unknowns;  // by Z3's reason
   std::map<std::string, size_t> aborts;  // by exception name
@@ -81,6 +85,9 @@ struct CategoryStats {
   size_t commits = 0;
   size_t false_conflicts = 0;
   size_t missed_conflicts = 0;
+  size_t wrong_results = 0;
+  size_t unexpected_errors = 0;          // conflict checks whose every-file keep hid an exception
+  std::string first_unexpected_error;    // the first, as the conflict filter reported it
   size_t unjustified_skips = 0;
   size_t skip_checks = 0;
   std::map<std::string, size_t> z3_unknowns;  // by Z3's reason

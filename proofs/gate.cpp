@@ -315,6 +315,12 @@ std::vector<std::string> GateReport::failures() const {
   if (per_file.failing_cases) out.push_back("per-file properties: " + std::to_string(per_file.failing_cases) + " failing cases");
   for (const CategoryResult& c : categories) {
     if (c.finding) out.push_back(std::string("explorer ") + world_category_name(c.category) + ": " + c.finding->headline);
+    if (c.stats.unexpected_errors) {
+      out.push_back(std::string("explorer ") + world_category_name(c.category) + ": " +
+                    std::to_string(c.stats.unexpected_errors) +
+                    " conflict checks kept every file after an unexpected exception, first: " +
+                    c.stats.first_unexpected_error);
+    }
   }
   for (const ProofGroupResult& p : proofs) {
     if (p.failed) out.push_back("proofs: " + p.group + " failed");
@@ -384,13 +390,14 @@ std::string gate_summary_text(const GateReport& r) {
       << r.per_file.failing_cases << " failing, " << fixed(r.per_file.seconds, 1) << " s\n\n";
 
   out << pad("category", 14) << pad("trials", 8) << pad("commits", 9) << pad("aborts", 8) << pad("false-c%", 10)
-      << pad("missed", 8) << pad("bad-skip", 10) << pad("skips-z3", 10) << pad("unknown", 9) << pad("discard", 9)
+      << pad("missed", 8) << pad("wrong", 7) << pad("int-err", 9) << pad("bad-skip", 10) << pad("skips-z3", 10) << pad("unknown", 9) << pad("discard", 9)
       << "trials/s\n";
   for (const CategoryResult& c : r.categories) {
     const CategoryStats& s = c.stats;
     out << pad(world_category_name(c.category), 14) << pad(std::to_string(s.trials), 8)
         << pad(std::to_string(s.commits), 9) << pad(std::to_string(s.abort_count()), 8)
         << pad(fixed(100 * s.false_conflict_rate(), 1), 10) << pad(std::to_string(s.missed_conflicts), 8)
+        << pad(std::to_string(s.wrong_results), 7) << pad(std::to_string(s.unexpected_errors), 9)
         << pad(std::to_string(s.unjustified_skips), 10) << pad(std::to_string(s.skip_checks), 10)
         << pad(std::to_string(s.unknown_count()), 9) << pad(std::to_string(s.discarded), 9)
         << fixed(s.trials_per_second(), 0) << "\n";
@@ -448,6 +455,8 @@ nlohmann::json gate_report_json(const GateReport& r) {
     nlohmann::json cj = {{"category", world_category_name(c.category)}, {"trials", s.trials}, {"commits", s.commits},
                          {"aborts", s.aborts}, {"falseConflicts", s.false_conflicts},
                          {"falseConflictRate", s.false_conflict_rate()}, {"missedConflicts", s.missed_conflicts},
+                         {"wrongResults", s.wrong_results}, {"unexpectedErrors", s.unexpected_errors},
+                         {"firstUnexpectedError", s.first_unexpected_error},
                          {"unjustifiedSkips", s.unjustified_skips}, {"skipChecks", s.skip_checks},
                          {"z3Unknowns", s.unknown_count()}, {"z3UnknownReasons", s.z3_unknowns}, {"discarded", s.discarded}, {"shapes", s.shapes},
                          {"trialsPerSecond", s.trials_per_second()}};

@@ -64,6 +64,11 @@ void print_table(std::ostringstream& out, const Table& table) {
 std::string why_unexplained(const Scenario& scenario, const ScenarioRun& run,
                             const TransactionVerdict& verdict) {
   const Transaction& txn = run.transactions[verdict.transaction];
+  if (verdict.kind == VerdictKind::WrongResult) {
+    return txn.name + "'s scans missed rows its conditions match (or touched rows they do not): its "
+           "actions, applied to its own snapshot, differ from its operations run there reading every "
+           "row of every file.";
+  }
   std::string why = txn.name + " computed its actions on snapshot version " +
                     std::to_string(txn.snapshot_version) + " without seeing ";
   const CommitAttempt* attempt = nullptr;
@@ -91,15 +96,20 @@ void print_verdict(std::ostringstream& out, const Scenario& scenario, const Scen
   out << "  " << name << ": ";
   switch (verdict.kind) {
     case VerdictKind::SerializableCommit: out << "committed, serializable\n"; break;
+    case VerdictKind::WrongResult: out << "WRONG RESULT: committed actions its operations do not give on its snapshot\n"; break;
     case VerdictKind::MissedConflict: out << "MISSED CONFLICT: committed, but no serial order explains it\n"; break;
     case VerdictKind::Abort: out << "aborted with " << exception_name(*verdict.exception) << " (a real conflict)\n"; break;
     case VerdictKind::FalseConflict: out << "aborted with " << exception_name(*verdict.exception) << " — FALSE CONFLICT: committing would have been serializable\n"; break;
   }
   if (verdict.kind == VerdictKind::SerializableCommit) return;
-  out << "    " << (verdict.kind == VerdictKind::MissedConflict ? "committed outcome" : "outcome had it committed") << ":\n";
+  const char* outcome_title = verdict.kind == VerdictKind::WrongResult      ? "its actions applied to its snapshot"
+                              : verdict.kind == VerdictKind::MissedConflict ? "committed outcome"
+                                                                            : "outcome had it committed";
+  out << "    " << outcome_title << ":\n";
   print_rows(out, verdict.outcome, schema, "      ");
   for (const SerialOutcome& serial : verdict.allowed) {
-    out << "    allowed serial outcome " << serial.order << ":\n";
+    out << "    " << (verdict.kind == VerdictKind::WrongResult ? "expected: " : "allowed serial outcome ")
+        << serial.order << ":\n";
     print_rows(out, serial.rows, schema, "      ");
   }
   if (verdict.diff.empty()) return;

@@ -12,6 +12,7 @@
 #include "model/input_error.h"
 #include "model/parser.h"
 #include "model/printer.h"
+#include "model/stats_widening.h"
 
 namespace skipsound {
 
@@ -182,6 +183,8 @@ class ScenarioParser {
   void parse_mutant(const std::string& name) {
     const auto mutant = mutant_from_name(lower(name));
     if (!mutant) throw InputError("unknown mutant '" + name + "'");
+    // The mutant also shapes the stats of the files written from here on.
+    if (table_built_) throw InputError("the mutant must come before the first file or transaction");
     scenario_.options.mutant = *mutant;
   }
 
@@ -232,15 +235,44 @@ class ScenarioParser {
   void parse_file(const std::string& spec, const std::string& body) {
     std::istringstream in(spec);
     std::string name, option;
-    in >> name >> option;
-    if (!option.empty() && lower(option) != "nostats") throw InputError("unknown file option '" + option + "'");
-    const StatsPresence presence = option.empty() ? StatsPresence::Collected : StatsPresence::Missing;
+    in >> name;
+    StatsPresence presence = StatsPresence::Collected;
+    std::optional<std::string> deleted;
+    while (in >> option) {
+      if (lower(option) == "nostats") {
+        presence = StatsPresence::Missing;
+      } else if (lower(option).rfind("deleted=", 0) == 0) {
+        deleted = option.substr(8);
+      } else {
+        throw InputError("unknown file option '" + option + "'");
+      }
+    }
     std::vector<Row> rows = parse_rows(body);
     if (rows.empty()) throw InputError("file '" + name + "' has no rows");
-    std::vector<TableFile> files = scenario_.table.write_files(rows, name, 0, presence);
+    std::vector<TableFile> files =
+        scenario_.table.write_files(rows, name, 0, presence, scenario_.options.mutant);
     if (files.size() != 1) throw InputError("file '" + name + "' mixes partition values");
     files.front().path = name;
+    if (deleted) attach_deletion_vector(files.front(), *deleted);
     scenario_.table.add_initial_file(std::move(files.front()));
+  }
+
+  // `deleted=2,3`: a DV over those physical rows, the stats widened as Delta does when it
+  // attaches one (model/stats_widening.h) — the wide stats a later scan reads.
+  void attach_deletion_vector(TableFile& file, const std::string& indexes) const {
+    if (!scenario_.table.properties().deletion_vectors) {
+      throw InputError("file '" + file.path + "': deleted= needs 'property deletionVectors: on'");
+    }
+    for (const std::string& index : split_top_level(indexes, ',')) {
+      const int row = parse_int(index);
+      if (row < 0 || row >= file.physical_count()) {
+        throw InputError("file '" + file.path + "': no row " + index + " to delete");
+      }
+      file.deleted.push_back(static_cast<uint32_t>(row));
+    }
+    std::sort(file.deleted.begin(), file.deleted.end());
+    file.deleted.erase(std::unique(file.deleted.begin(), file.deleted.end()), file.deleted.end());
+    if (file.stats) file.stats = widen_for_deletion_vector(*file.stats, 0);
   }
 
   size_t transaction_index(const std::string& name) const {
@@ -265,7 +297,8 @@ class ScenarioParser {
     auto found = std::find_if(scenario_.transactions.begin(), scenario_.transactions.end(),
                               [&](const ScenarioTransaction& t) { return t.name == name; });
     if (found == scenario_.transactions.end()) {
-      scenario_.transactions.push_back(ScenarioTransaction{name, {}, WriterSettings{name, StatsPresence::Collected, false, false}});
+      scenario_.transactions.push_back(ScenarioTransaction{
+          name, {}, WriterSettings{name, StatsPresence::Collected, false, false, scenario_.options.mutant}});
       found = scenario_.transactions.end() - 1;
     }
     for (const std::string& option : options) apply_option(*found, lower(option));
@@ -439,6 +472,20 @@ const TransactionVerdict* ScenarioRun::verdict_of(size_t transaction) const {
   return nullptr;
 }
 
+std::vector<std::string> unexpected_errors(const ScheduleRun& schedule,
+                                           const std::vector<Transaction>& transactions) {
+  std::vector<std::string> errors;
+  for (const CommitAttempt& attempt : schedule.attempts) {
+    for (size_t k = 0; k < attempt.checks.size(); ++k) {
+      const auto& append = attempt.checks[k].append;
+      if (!append || append->filtered.unexpected_error.empty()) continue;
+      errors.push_back(transactions[attempt.transaction].name + " vs " +
+                       transactions[attempt.winners[k]].name + ": " + append->filtered.unexpected_error);
+    }
+  }
+  return errors;
+}
+
 ScenarioRun run_scenario(const Scenario& scenario) {
   const ProductionScanPlanner planner(scenario.options.mutant);
   ScenarioRun run;
@@ -447,7 +494,10 @@ ScenarioRun run_scenario(const Scenario& scenario) {
         run_transaction(t.name, scenario.table, t.operations, t.settings, planner));
   }
   run.schedule = run_schedule(scenario.table, run.transactions, scenario.commit_order, scenario.options);
-  run.verdicts = judge_schedule(scenario.table, run.transactions, run.schedule, planner);
+  run.verdicts = judge_schedule(scenario.table, run.transactions, run.schedule);
+  for (const std::string& error : unexpected_errors(run.schedule, run.transactions)) {
+    run.mismatches.push_back("INTERNAL ERROR in the conflict filter, every file kept: " + error);
+  }
   for (const auto& [index, expected] : scenario.expected) {
     const TransactionVerdict* actual = run.verdict_of(index);
     const std::string& name = scenario.transactions[index].name;

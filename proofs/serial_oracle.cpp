@@ -2,11 +2,14 @@
 
 #include <algorithm>
 
+#include "model/value.h"
+
 namespace skipsound {
 
 const char* verdict_kind_name(VerdictKind kind) {
   switch (kind) {
     case VerdictKind::SerializableCommit: return "commit";
+    case VerdictKind::WrongResult: return "wrong-result";
     case VerdictKind::MissedConflict: return "missed-conflict";
     case VerdictKind::Abort: return "abort";
     case VerdictKind::FalseConflict: return "false-conflict";
@@ -15,11 +18,15 @@ const char* verdict_kind_name(VerdictKind kind) {
 }
 
 std::optional<VerdictKind> verdict_kind_from_name(std::string_view name) {
-  for (VerdictKind kind : {VerdictKind::SerializableCommit, VerdictKind::MissedConflict,
-                           VerdictKind::Abort, VerdictKind::FalseConflict}) {
+  for (VerdictKind kind : {VerdictKind::SerializableCommit, VerdictKind::WrongResult,
+                           VerdictKind::MissedConflict, VerdictKind::Abort, VerdictKind::FalseConflict}) {
     if (name == verdict_kind_name(kind)) return kind;
   }
   return std::nullopt;
+}
+
+bool is_unsound(VerdictKind kind) {
+  return kind == VerdictKind::WrongResult || kind == VerdictKind::MissedConflict;
 }
 
 namespace {
@@ -86,25 +93,52 @@ std::string order_text(const std::vector<Transaction>& txns, const std::vector<s
   return text;
 }
 
+// The ground truth: the transaction's operations on `state`, every row of every live file read.
+Commit serial_commit(const Transaction& txn, const Table& state) {
+  return rerun(txn, state, EveryFilePlanner{}).commit;
+}
+
+// SPEC §7, read from the spec (not asked of the checker): a commit whose actions are all file
+// actions (or row-tracking domain metadata) without dataChange — and, under WriteSerializable,
+// whose operation changes no data — has no logical effect, so Delta may order it before the
+// winners. An empty commit is one.
+bool has_no_logical_effect(const Commit& commit, IsolationLevel table_level) {
+  for (const Action& action : commit.other_actions) {
+    const auto* domain = std::get_if<DomainMetadata>(&action);
+    if (!domain || domain->domain != "delta.rowTracking") return false;
+  }
+  for (const TableFile& add : commit.adds) {
+    if (add.data_change) return false;
+  }
+  for (const FileRemoval& removal : commit.removes) {
+    if (removal.data_change) return false;
+  }
+  return table_level != IsolationLevel::WriteSerializable || !commit.changes_data;
+}
+
+// SPEC §6: WriteSerializable lets a blind-append winner be ordered after a loser that keeps the
+// table's level.
+bool blind_appends_may_follow(const Commit& loser, IsolationLevel table_level) {
+  return table_level == IsolationLevel::WriteSerializable && !has_no_logical_effect(loser, table_level);
+}
+
 // The serial executions a commit of `attempt`'s transaction may match.
 std::vector<SerialOutcome> allowed_outcomes(const Table& snapshot,
                                             const std::vector<Transaction>& txns,
-                                            const CommitAttempt& attempt,
-                                            const ScanPlanner& planner) {
+                                            const OracleAttempt& attempt) {
   const Transaction& loser = txns[attempt.transaction];
+  const IsolationLevel table_level = snapshot.properties().isolation;
   std::vector<SerialOutcome> allowed;
   allowed.push_back({order_text(txns, attempt.winners, attempt.transaction, {}),
-                     after(attempt.state_before, rerun(loser, attempt.state_before, planner).commit)});
+                     after(attempt.state_before, serial_commit(loser, attempt.state_before))});
 
   std::vector<size_t> blind, others;
   for (size_t w : attempt.winners) (txns[w].commit.is_blind_append() ? blind : others).push_back(w);
-  const bool write_serializable = isolation_to_use(loser.commit, snapshot.properties().isolation) ==
-                                  IsolationLevel::WriteSerializable;
-  if (write_serializable && !blind.empty()) {
+  if (blind_appends_may_follow(loser.commit, table_level) && !blind.empty()) {
     Table state = snapshot;
     for (size_t w : others) apply_commit(state, txns[w].commit);
-    apply_commit(state, rerun(loser, state, planner).commit);
-    for (size_t w : blind) apply_commit(state, rerun(txns[w], state, planner).commit);
+    apply_commit(state, serial_commit(loser, state));
+    for (size_t w : blind) apply_commit(state, serial_commit(txns[w], state));
     allowed.push_back({order_text(txns, others, attempt.transaction, blind),
                        canonical_rows(state.live_rows())});
   }
@@ -113,34 +147,55 @@ std::vector<SerialOutcome> allowed_outcomes(const Table& snapshot,
   // logical effect is nil, so ordered first it leaves the winners' history as they committed it
   // (each winner's own order is judged by its own verdict); re-running the winners one after
   // another instead would judge them again, against each other.
-  if (isolation_to_use(loser.commit, snapshot.properties().isolation) ==
-      IsolationLevel::SnapshotIsolation) {
+  if (has_no_logical_effect(loser.commit, table_level)) {
     allowed.push_back({order_text(txns, {}, attempt.transaction, attempt.winners),
                        canonical_rows(attempt.state_before.live_rows())});
   }
   return allowed;
 }
 
+// A committed transaction whose actions, applied to its own snapshot, differ from its operations
+// run there reading every row: a scan skipped rows its conditions match (or read rows they do
+// not). Judged before any order, since no serial order can repair what it computed.
+std::optional<SerialVerdict> wrong_result(const Table& snapshot, const std::vector<Transaction>& txns,
+                                          size_t index) {
+  const Transaction& txn = txns[index];
+  SerialVerdict verdict;
+  verdict.transaction = index;
+  verdict.kind = VerdictKind::WrongResult;
+  verdict.outcome = after(snapshot, txn.commit);
+  verdict.allowed.push_back({txn.name + " alone on its snapshot, reading every row",
+                             after(snapshot, serial_commit(txn, snapshot))});
+  verdict.diff = diff_rows(verdict.outcome, verdict.allowed.front().rows);
+  if (verdict.diff.empty()) return std::nullopt;
+  return verdict;
+}
+
 }  // namespace
 
-std::vector<TransactionVerdict> judge_schedule(const Table& snapshot,
-                                               const std::vector<Transaction>& transactions,
-                                               const ScheduleRun& run, const ScanPlanner& planner) {
-  std::vector<TransactionVerdict> verdicts;
-  verdicts.reserve(run.attempts.size());
-  for (const CommitAttempt& attempt : run.attempts) {
-    TransactionVerdict verdict;
+std::vector<SerialVerdict> judge_attempts(const Table& snapshot,
+                                          const std::vector<Transaction>& transactions,
+                                          const std::vector<OracleAttempt>& attempts) {
+  std::vector<SerialVerdict> verdicts;
+  verdicts.reserve(attempts.size());
+  for (const OracleAttempt& attempt : attempts) {
+    if (attempt.committed) {
+      if (auto wrong = wrong_result(snapshot, transactions, attempt.transaction)) {
+        verdicts.push_back(std::move(*wrong));
+        continue;
+      }
+    }
+    SerialVerdict verdict;
     verdict.transaction = attempt.transaction;
     verdict.outcome = after(attempt.state_before, transactions[attempt.transaction].commit);
-    verdict.allowed = allowed_outcomes(snapshot, transactions, attempt, planner);
+    verdict.allowed = allowed_outcomes(snapshot, transactions, attempt);
     const bool explained =
         std::any_of(verdict.allowed.begin(), verdict.allowed.end(),
                     [&](const SerialOutcome& s) { return same_rows(s.rows, verdict.outcome); });
-    if (const auto* aborted = std::get_if<Aborted>(&attempt.result)) {
-      verdict.exception = aborted->conflict.kind;
-      verdict.kind = explained ? VerdictKind::FalseConflict : VerdictKind::Abort;
-    } else {
+    if (attempt.committed) {
       verdict.kind = explained ? VerdictKind::SerializableCommit : VerdictKind::MissedConflict;
+    } else {
+      verdict.kind = explained ? VerdictKind::FalseConflict : VerdictKind::Abort;
     }
     if (!explained) verdict.diff = diff_rows(verdict.outcome, verdict.allowed.front().rows);
     verdicts.push_back(std::move(verdict));

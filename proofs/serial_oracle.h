@@ -1,27 +1,35 @@
-// The serial-order oracle (SPEC §6): each loser's committed outcome — its actions, computed on its
-// snapshot, applied after the winners' — must equal an allowed serial execution: re-running it
-// after them, or (WriteSerializable, blind-append winners) running those winners after it, or
-// (a commit Delta drops to SnapshotIsolation: empty or dataChange-free) running every winner
-// after it.
+// The serial-order oracle (SPEC §6): each committed transaction's outcome — its actions, computed
+// on its snapshot, applied after the winners' — must equal an allowed serial execution:
+// re-running it after them, or (WriteSerializable, blind-append winners) running those winners
+// after it, or (a commit Delta drops to SnapshotIsolation: empty or dataChange-free) running
+// every winner after it. Its actions must also be what its operations give on its own snapshot.
+//
+// Independence (SPEC §6): this oracle shares no code with the code under test (checker/). Every
+// re-run reads every row of every live file with the model's evaluator, and which serial orders
+// an isolation level allows is derived here from SPEC §7, not asked of the checker. The attempts
+// it judges carry no checker type; proofs/schedule_verdict.h adapts the commit driver's run.
 #pragma once
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "checker/conflict_checker.h"
-#include "model/operations.h"
-#include "proofs/commit_sequence.h"
+#include "model/table.h"
+#include "model/transaction.h"
 
 namespace skipsound {
 
 enum class VerdictKind {
   SerializableCommit,  // committed, and a serial order explains the outcome
+  WrongResult,         // committed actions differ from its operations run on its own snapshot
   MissedConflict,      // committed, and no allowed serial order explains it (a soundness bug)
   Abort,               // aborted, and committing would not have been serializable
   FalseConflict,       // aborted, although committing would have been serializable
 };
-const char* verdict_kind_name(VerdictKind kind);  // "commit", "missed-conflict", ...
+const char* verdict_kind_name(VerdictKind kind);  // "commit", "wrong-result", ...
 std::optional<VerdictKind> verdict_kind_from_name(std::string_view name);
+// A soundness bug: a commit whose effect no correct, serial execution gives.
+bool is_unsound(VerdictKind kind);
 
 // Live rows as a sorted multiset, so that equal tables compare equal.
 std::vector<Row> canonical_rows(std::vector<Row> rows);
@@ -38,18 +46,27 @@ struct RowDiff {
   bool empty() const { return only_in_outcome.empty() && only_in_serial.empty(); }
 };
 
-struct TransactionVerdict {
-  size_t transaction = 0;
-  VerdictKind kind = VerdictKind::SerializableCommit;
-  std::optional<ConflictKind> exception;  // set for Abort and FalseConflict
-  std::vector<Row> outcome;               // canonical live rows after its actions (if committed)
-  std::vector<SerialOutcome> allowed;     // the serial orders it was compared with
-  RowDiff diff;                           // against the first allowed order when none matched
+// One commit attempt as the oracle sees it: who committed before it, and whether it committed.
+struct OracleAttempt {
+  size_t transaction = 0;       // index into the transactions
+  std::vector<size_t> winners;  // transactions committed since its snapshot, in version order
+  Table state_before;           // the table when it tried to commit
+  bool committed = false;
 };
 
-// One verdict per commit attempt, in commit order. `planner` re-runs the operations.
-std::vector<TransactionVerdict> judge_schedule(const Table& snapshot,
-                                               const std::vector<Transaction>& transactions,
-                                               const ScheduleRun& run, const ScanPlanner& planner);
+struct SerialVerdict {
+  size_t transaction = 0;
+  VerdictKind kind = VerdictKind::SerializableCommit;
+  // Canonical live rows after its actions: on state_before, or, for a wrong result, on its own
+  // snapshot (what it committed, next to what its operations give there).
+  std::vector<Row> outcome;
+  std::vector<SerialOutcome> allowed;  // the executions it was compared with
+  RowDiff diff;                        // against the first of them when none matched
+};
+
+// One verdict per attempt, in the order given. Every transaction started from `snapshot`.
+std::vector<SerialVerdict> judge_attempts(const Table& snapshot,
+                                          const std::vector<Transaction>& transactions,
+                                          const std::vector<OracleAttempt>& attempts);
 
 }  // namespace skipsound

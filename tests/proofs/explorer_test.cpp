@@ -38,6 +38,8 @@ TEST(Explorer, SoundCheckerHasNoFindingAndEveryCategoryHasItsShape) {
   for (const CategoryResult& c : explore(small_run(48))) {
     SCOPED_TRACE(world_category_name(c.category));
     EXPECT_EQ(c.stats.missed_conflicts, 0u);
+    EXPECT_EQ(c.stats.wrong_results, 0u);
+    EXPECT_EQ(c.stats.unexpected_errors, 0u) << c.stats.first_unexpected_error;
     EXPECT_EQ(c.stats.unjustified_skips, 0u);
     EXPECT_FALSE(c.finding.has_value()) << (c.finding ? c.finding->report : "");
     EXPECT_GT(c.stats.shapes.count(expected_shape(c.category)) ? c.stats.shapes.at(expected_shape(c.category)) : 0, 0u);
@@ -81,6 +83,26 @@ INSTANTIATE_TEST_SUITE_P(AllConflictMutants, ConflictMutant,
                            for (char& ch : name) if (ch == '-') ch = '_';
                            return name;
                          });
+
+// A per-file mutant acting on the transactions' own scans: the serial oracle's re-runs read every
+// file, so the scans' lost rows show up as wrong results or missed conflicts (they used to be
+// re-run through the same mutated scan and judged serializable).
+TEST(Explorer, ScanTimeMutantShowsAsWrongResultsOrMissedConflicts) {
+  ExploreOptions o = small_run(200);
+  o.mutant = Mutant::LeAsLt;
+  o.categories = {WorldCategory::ValueMoving, WorldCategory::Overlapping, WorldCategory::Mixed};
+  size_t unsound_commits = 0;
+  for (const CategoryResult& c : explore(o)) {
+    unsound_commits += c.stats.wrong_results + c.stats.missed_conflicts;
+    if (c.stats.wrong_results + c.stats.missed_conflicts > 0) {
+      EXPECT_TRUE(c.finding.has_value()) << world_category_name(c.category);
+    }
+  }
+  EXPECT_GT(unsound_commits, 0u);
+  EXPECT_TRUE(is_finding(TrialVerdict::WrongResult));
+  EXPECT_TRUE(is_finding(TrialVerdict::InternalError));
+  EXPECT_FALSE(is_finding(TrialVerdict::Discarded));
+}
 
 void expect_same_stats(const CategoryStats& a, const CategoryStats& b) {
   EXPECT_EQ(a.trials, b.trials);

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "model/input_error.h"
 #include "proofs/interleaving_report.h"
 #include "proofs/scenario.h"
 
@@ -41,6 +42,45 @@ TEST(ScenarioCorpus, WriteSkewReportShowsTheSurvivingRow) {
   EXPECT_NE(report.find("T2: DELETE WHERE x > 10"), std::string::npos) << report;
   EXPECT_NE(report.find("MISSED CONFLICT"), std::string::npos) << report;
   EXPECT_NE(report.find("+ {\"id\":1,\"x\":15}"), std::string::npos) << report;
+}
+
+// The mutant also shapes the stats of the files written after it, so it must come first.
+TEST(ScenarioCorpus, AMutantAfterTheFirstFileIsRefused) {
+  try {
+    parse_scenario("schema: id long\nfile f0: [{\"id\": 1}]\nmutant: string-max-plain-prefix\n"
+                   "T1: DELETE WHERE id > 0\ncommit: T1\n",
+                   "late.scn");
+    FAIL() << "a mutant after the first file was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("late.scn:3: the mutant must come before the first file"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(ScenarioCorpus, ADeletionVectorNeedsTheTableFeatureAndRealRows) {
+  const auto error_of = [](const std::string& text) -> std::string {
+    try {
+      parse_scenario(text + "T1: DELETE WHERE id > 0\ncommit: T1\n", "dv.scn");
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  EXPECT_NE(error_of("schema: id long\nfile f0 deleted=0: [{\"id\": 1}, {\"id\": 2}]\n")
+                .find("dv.scn:2: file 'f0': deleted= needs 'property deletionVectors: on'"),
+            std::string::npos);
+  EXPECT_NE(error_of("schema: id long\nproperty deletionVectors: on\nfile f0 deleted=2: [{\"id\": 1}, {\"id\": 2}]\n")
+                .find("dv.scn:3: file 'f0': no row 2 to delete"),
+            std::string::npos);
+  const Scenario ok = parse_scenario(
+      "schema: id long\nproperty deletionVectors: on\nfile f0 deleted=1,0,1: [{\"id\": 1}, {\"id\": 2}, {\"id\": 3}]\n"
+      "T1: DELETE WHERE id > 0\ncommit: T1\n",
+      "dv.scn");
+  const TableFile& file = ok.table.files().front();
+  EXPECT_EQ(file.deleted, (DeletedRows{0, 1}));
+  EXPECT_EQ(file.live_count(), 1);
+  ASSERT_TRUE(file.stats.has_value());
+  EXPECT_TRUE(file.stats->wide()) << "stats are widened when a DV is attached";
 }
 
 }  // namespace

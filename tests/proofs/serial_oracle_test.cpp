@@ -4,7 +4,7 @@
 
 #include "checker/scan_planner.h"
 #include "model/binder.h"
-#include "proofs/serial_oracle.h"
+#include "proofs/schedule_verdict.h"
 
 namespace skipsound {
 namespace {
@@ -72,7 +72,7 @@ World play(IsolationLevel isolation, std::vector<Operation> ops, ConflictCheckOp
   std::vector<size_t> order(ops.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   w.run = run_schedule(w.snapshot, w.txns, order, options);
-  w.verdicts = judge_schedule(w.snapshot, w.txns, w.run, planner);
+  w.verdicts = judge_schedule(w.snapshot, w.txns, w.run);
   return w;
 }
 
@@ -92,6 +92,38 @@ TEST(SerialOracle, AppendSuppressionMutantIsAMissedConflictShowingTheSurvivingRo
   ASSERT_EQ(w.verdicts[1].diff.only_in_outcome.size(), 1u);
   EXPECT_EQ(w.verdicts[1].diff.only_in_outcome[0], row(1, 15));
   EXPECT_TRUE(w.verdicts[1].diff.only_in_serial.empty());
+  EXPECT_EQ(w.verdicts[1].allowed.front().order, "T1 -> T2");
+}
+
+// A scan-time bug on the loser's scan: le-as-lt builds max(x) > 20 for x >= 20, so T2's DELETE
+// skips f2 and deletes nothing. The oracle's re-run reads every file, so this is no longer
+// "committed, serializable" (the re-run used to skip f2 too).
+TEST(SerialOracle, LeAsLtOnTheLosersScanIsAWrongResult) {
+  const World w = play(IsolationLevel::Serializable, {insert(row(3, 1)), delete_where("x >= 20")},
+                       {true, Mutant::LeAsLt});
+  ASSERT_EQ(w.verdicts.size(), 2u);
+  EXPECT_EQ(w.verdicts[0].kind, VerdictKind::SerializableCommit);
+  ASSERT_EQ(w.verdicts[1].kind, VerdictKind::WrongResult);
+  EXPECT_FALSE(w.verdicts[1].exception);
+  EXPECT_EQ(w.verdicts[1].diff.only_in_outcome, (std::vector<Row>{row(2, 20)}));
+  EXPECT_TRUE(w.verdicts[1].diff.only_in_serial.empty());
+  EXPECT_EQ(w.verdicts[1].allowed.front().order, "T2 alone on its snapshot, reading every row");
+  // Without the mutant the same schedule is serializable: the verdict is the mutant's doing.
+  EXPECT_EQ(play(IsolationLevel::Serializable, {insert(row(3, 1)), delete_where("x >= 20")})
+                .verdicts[1].kind,
+            VerdictKind::SerializableCommit);
+}
+
+// T2's own scan is right (x >= 15 skips only f1, x = 5), but le-as-lt also excludes T1's new file
+// (x = 15) at conflict time. Re-run after T1 reading every file, T2 deletes (1, 15) as well: a
+// missed conflict. The re-run through the mutated planner skipped that file too and judged it
+// serializable.
+TEST(SerialOracle, LeAsLtHidingTheWinnersRowIsAMissedConflict) {
+  const World w = play(IsolationLevel::Serializable, {set_x15(), delete_where("x >= 15")},
+                       {true, Mutant::LeAsLt});
+  ASSERT_EQ(w.verdicts.size(), 2u);
+  ASSERT_EQ(w.verdicts[1].kind, VerdictKind::MissedConflict);
+  EXPECT_EQ(w.verdicts[1].diff.only_in_outcome, (std::vector<Row>{row(1, 15)}));
   EXPECT_EQ(w.verdicts[1].allowed.front().order, "T1 -> T2");
 }
 
@@ -140,6 +172,10 @@ TEST(SerialOracle, CanonicalRowsIgnoreOrderAndKeepDuplicates) {
   EXPECT_TRUE(row_less(with_null, row(1, 0)));
   EXPECT_FALSE(row_less(row(1, 0), with_null));
   EXPECT_EQ(verdict_kind_from_name(verdict_kind_name(VerdictKind::FalseConflict)), VerdictKind::FalseConflict);
+  EXPECT_EQ(verdict_kind_from_name("wrong-result"), VerdictKind::WrongResult);
+  EXPECT_TRUE(is_unsound(VerdictKind::WrongResult));
+  EXPECT_TRUE(is_unsound(VerdictKind::MissedConflict));
+  EXPECT_FALSE(is_unsound(VerdictKind::FalseConflict));
 }
 
 }  // namespace

@@ -1,0 +1,24 @@
+#include "proofs/schedule_verdict.h"
+
+namespace skipsound {
+
+std::vector<TransactionVerdict> judge_schedule(const Table& snapshot,
+                                               const std::vector<Transaction>& transactions,
+                                               const ScheduleRun& run) {
+  std::vector<OracleAttempt> attempts;
+  attempts.reserve(run.attempts.size());
+  for (const CommitAttempt& a : run.attempts) {
+    attempts.push_back({a.transaction, a.winners, a.state_before, std::holds_alternative<Committed>(a.result)});
+  }
+  std::vector<SerialVerdict> judged = judge_attempts(snapshot, transactions, attempts);
+  std::vector<TransactionVerdict> verdicts;
+  verdicts.reserve(judged.size());
+  for (size_t i = 0; i < judged.size(); ++i) {
+    TransactionVerdict verdict{std::move(judged[i]), std::nullopt};
+    if (const auto* aborted = std::get_if<Aborted>(&run.attempts[i].result)) verdict.exception = aborted->conflict.kind;
+    verdicts.push_back(std::move(verdict));
+  }
+  return verdicts;
+}
+
+}  // namespace skipsound
