@@ -179,7 +179,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
   command->add_flag("--json", args->json, "print the judgements as JSON");
   command->add_option("--rlimit", args->oracle.limits.resource_limit,
                       "Z3 resource limit per query: a deterministic budget (default 2000000)");
-  command->add_option("--timeout-ms", args->oracle.limits.timeout_ms, "wall-clock ceiling per query (default 30000)");
+  command->add_option("--timeout-ms", args->oracle.limits.timeout_ms, "wall-clock ceiling per query (default: none; the resource limit bounds a query)");
   command->add_option("--smt-dump", args->smt_dump_dir, "write each query to this folder as SMT-LIB 2");
   command->callback([args, &exit_code] { exit_code = run_check(*args, std::cout, std::cerr); });
 }

@@ -61,7 +61,7 @@ void add_prove_command(CLI::App& app, int& exit_code) {
   command->add_option("--rlimit", args->limits.resource_limit,
                       "Z3 resource limit per theorem: a deterministic budget (default 50000000)")
       ->check(CLI::PositiveNumber);
-  command->add_option("--timeout-ms", args->limits.timeout_ms, "wall-clock ceiling per theorem (default 120000)")
+  command->add_option("--timeout-ms", args->limits.timeout_ms, "wall-clock ceiling per theorem (default: none; the resource limit bounds a theorem)")
       ->check(CLI::PositiveNumber);
   command->callback([args, &exit_code] {
     ProveOptions options;

@@ -15,7 +15,7 @@ namespace skipsound::smt {
 
 struct OracleOptions {
   // Measured: answered queries use at most ~1.5M steps, most under 10k.
-  SolverLimits limits{2'000'000, 30'000};
+  SolverLimits limits{2'000'000, 0};
   bool record_smt2 = false;  // keep each query as SMT-LIB 2 text (see last_smt2)
 };
 

@@ -1,7 +1,9 @@
 // How long Z3 may work on one query. Its resource limit ("rlimit", counted in solver steps) bounds
 // a query deterministically: the same query gives the same answer on an idle machine and on a
-// loaded one, so a seed replays exactly and a proof's verdict does not depend on CI load. The
-// wall-clock timeout is only a ceiling for a query whose steps are unusually slow.
+// loaded one, so a seed replays exactly and a proof's verdict does not depend on CI load.
+// A wall-clock timeout is off unless asked for: Debian's Z3 4.8.12 arms a timer thread per check
+// when one is set, and that timer crashed the process (SIGSEGV inside libz3) in long runs on a
+// loaded machine; without it no timer thread exists.
 #pragma once
 #include <string>
 
@@ -11,7 +13,7 @@ namespace skipsound::smt {
 
 struct SolverLimits {
   unsigned resource_limit = 0;  // Z3 rlimit per check
-  unsigned timeout_ms = 0;
+  unsigned timeout_ms = 0;      // wall-clock ceiling per check; 0 = none
 };
 
 void apply_limits(z3::solver& solver, const SolverLimits& limits);
