@@ -10,6 +10,7 @@
 
 #include "model/binder.h"
 #include "model/evaluator.h"
+#include "model/mutant.h"
 #include "model/printer.h"
 #include "model/stats_collection.h"
 #include "model/stats_widening.h"
@@ -82,12 +83,16 @@ void drop_fields(FileStats& stats, const StatsVariant& v) {
 
 // What the writer records, then what a DV DELETE leaves of it (before any field is dropped).
 FileStats collected_stats(const std::vector<Row>& rows, const Schema& schema, int prefix_length, Tightness tightness,
-                          Mutant writer_mutant) {
+                          WriterBreak writer_break) {
   StatsConfig config;
   config.num_indexed_cols = -1;
   config.string_prefix_length = prefix_length;
   const bool marked = tightness != Tightness::Unmarked;
-  FileStats stats = collect_stats(rows, schema, config, writer_mutant, marked);
+  const Mutant mutant = writer_break == WriterBreak::StringMaxPlainPrefix ? Mutant::StringMaxPlainPrefix : Mutant::None;
+  FileStats stats = collect_stats(rows, schema, config, mutant, marked);
+  if (writer_break == WriterBreak::NullsUncounted) {
+    for (ColumnStats& column : stats.columns) column.null_count = 0;
+  }
   // The file's first deletion vector: no rows were deleted before it.
   if (tightness == Tightness::Wide) stats = widen_for_deletion_vector(stats, 0);
   return stats;
@@ -115,12 +120,12 @@ std::vector<StatsVariant> tightness_shapes(int64_t rows) {
 }
 
 // The stats of `file` under every shape and every field drop, each written once.
-void for_each_variant(const std::vector<Row>& file, const Schema& schema, int prefix_length, Mutant writer_mutant,
+void for_each_variant(const std::vector<Row>& file, const Schema& schema, int prefix_length, WriterBreak writer_break,
                       const std::vector<StatsVariant>& shapes, bool drop_num_records,
                       const std::function<void(const StatsVariant&, FileStats)>& visit) {
   const std::vector<StatsVariant> drops = field_drops(drop_num_records);
   for (const StatsVariant& shape : shapes) {
-    const FileStats written = collected_stats(file, schema, prefix_length, shape.tightness, writer_mutant);
+    const FileStats written = collected_stats(file, schema, prefix_length, shape.tightness, writer_break);
     for (StatsVariant v : drops) {
       v.tightness = shape.tightness;
       v.deleted_rows = shape.deleted_rows;
@@ -267,13 +272,13 @@ const char* tightness_name(Tightness t) {
 }
 
 FileStats written_stats(const std::vector<Row>& rows, const Universe& universe, const StatsVariant& variant,
-                        Mutant writer_mutant) {
-  FileStats stats = collected_stats(rows, universe.schema(), universe.string_prefix_length, variant.tightness, writer_mutant);
+                        WriterBreak writer_break) {
+  FileStats stats = collected_stats(rows, universe.schema(), universe.string_prefix_length, variant.tightness, writer_break);
   drop_fields(stats, variant);
   return stats;
 }
 
-std::vector<StatsQuestion> enumerate_questions(const Universe& universe, Mutant writer_mutant) {
+std::vector<StatsQuestion> enumerate_questions(const Universe& universe, WriterBreak writer_break) {
   const Schema schema = universe.schema();
   // A row of the file: one domain index per column (0 = NULL), enumerated as one mixed-radix index.
   std::vector<int> radix;
@@ -297,7 +302,7 @@ std::vector<StatsQuestion> enumerate_questions(const Universe& universe, Mutant 
     for_each_multiset(row_domain, rows, [&](const std::vector<int>& indices) {
       std::vector<Row> file;
       for (int i : indices) file.push_back(row_at(i));
-      for_each_variant(file, schema, universe.string_prefix_length, writer_mutant, tightness_shapes(rows), true,
+      for_each_variant(file, schema, universe.string_prefix_length, writer_break, tightness_shapes(rows), true,
                        [&](const StatsVariant& v, FileStats stats) {
                          StatsQuestion q{std::move(stats), v.deleted_rows};
                          if (seen.insert(question_key(q, schema)).second) out.push_back(std::move(q));
@@ -338,8 +343,8 @@ ExprPtr domain_restriction(const Universe& universe) {
 
 // ---- the brute force ----
 
-BruteForce::BruteForce(Universe universe, Mutant writer_mutant)
-    : universe_(std::move(universe)), schema_(universe_.schema()), writer_mutant_(writer_mutant) {
+BruteForce::BruteForce(Universe universe, WriterBreak writer_break)
+    : universe_(std::move(universe)), schema_(universe_.schema()), writer_break_(writer_break) {
   for (const ColumnDomain& c : universe_.columns) {
     if (c.values.size() + 1 > 64) throw std::invalid_argument("column domain " + c.name + " exceeds 63 values");
   }
@@ -368,7 +373,7 @@ void BruteForce::tabulate_column(size_t column) {
         present |= ValueSet{1} << i;
       }
       // Wide once: the stats do not depend on the DV's cardinality.
-      for_each_variant(file, single, prefix_length, writer_mutant_, tightness_shapes(1), false,
+      for_each_variant(file, single, prefix_length, writer_break_, tightness_shapes(1), false,
                        [&](const StatsVariant&, FileStats stats) {
                          tables_[column][column_key(stats.column(0), stats.tight_bounds)][rows] |= present;
                        });

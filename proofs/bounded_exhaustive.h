@@ -41,7 +41,6 @@
 #include <vector>
 
 #include "model/expr.h"
-#include "model/mutant.h"
 #include "model/row.h"
 #include "model/schema.h"
 #include "model/stats.h"
@@ -93,14 +92,21 @@ struct StatsQuestion {
   int64_t deleted_rows = 0;
 };
 
-// The stats a writer records for these rows, with the variant applied. `writer_mutant` reaches
-// the model's stats collection (Mutant::StringMaxPlainPrefix breaks its string-max rule).
+// A writer rule broken on purpose, on the brute-force side only: the cross-check must then
+// disagree with the oracle (its teeth).
+enum class WriterBreak {
+  None,
+  StringMaxPlainPrefix,  // the model's Mutant::StringMaxPlainPrefix: the max is a plain prefix
+  NullsUncounted,        // every nullCount is written as 0
+};
+
+// The stats a writer records for these rows, with the variant applied.
 FileStats written_stats(const std::vector<Row>& rows, const Universe& universe, const StatsVariant& variant,
-                        Mutant writer_mutant = Mutant::None);
+                        WriterBreak writer_break = WriterBreak::None);
 
 // Every distinct question from every file of 1..kMaxRowsPerFile rows under every variant, in a
 // fixed order.
-std::vector<StatsQuestion> enumerate_questions(const Universe& universe, Mutant writer_mutant = Mutant::None);
+std::vector<StatsQuestion> enumerate_questions(const Universe& universe, WriterBreak writer_break = WriterBreak::None);
 
 // Bound predicates over the universe's columns from a grammar slice: comparisons with domain,
 // boundary and out-of-window literals, IN, IS [NOT] NULL, <=>, BETWEEN, LIKE 'x%', NULL literals,
@@ -120,7 +126,7 @@ enum class WideReading {
 // The rows (over the domain) that files consistent with a question can hold, column by column.
 class BruteForce {
  public:
-  explicit BruteForce(Universe universe, Mutant writer_mutant = Mutant::None);
+  explicit BruteForce(Universe universe, WriterBreak writer_break = WriterBreak::None);
 
   const Universe& universe() const { return universe_; }
   const Schema& schema() const { return schema_; }
@@ -143,7 +149,7 @@ class BruteForce {
 
   Universe universe_;
   Schema schema_;
-  Mutant writer_mutant_;
+  WriterBreak writer_break_;
   std::vector<ColumnTable> tables_;  // by column
 };
 

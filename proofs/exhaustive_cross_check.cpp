@@ -53,7 +53,7 @@ std::string tightness_of(const FileStats& s) {
 struct UniverseRun {
   UniverseTally tally;
   std::map<std::string, size_t> classes;
-  std::map<std::string, std::pair<size_t, Disagreement>> first;  // by pair index
+  std::map<std::string, std::map<size_t, Disagreement>> first;  // by pair index
   std::map<std::string, size_t> unknown_reasons;
 
   void merge(const UniverseRun& o) {
@@ -65,17 +65,15 @@ struct UniverseRun {
     tally.disagreements += o.tally.disagreements;
     for (const auto& [k, n] : o.classes) classes[k] += n;
     for (const auto& [k, n] : o.unknown_reasons) unknown_reasons[k] += n;
-    for (const auto& [k, f] : o.first) {
-      const auto it = first.find(k);
-      if (it == first.end() || f.first < it->second.first) first[k] = f;
-    }
+    for (const auto& [k, f] : o.first) first[k].insert(f.begin(), f.end());
   }
 };
 
 class Comparer {
  public:
-  Comparer(const BruteForce& brute, const std::vector<StatsQuestion>& questions, const std::vector<ExprPtr>& predicates)
-      : brute_(brute), questions_(questions), predicates_(predicates) {
+  Comparer(const BruteForce& brute, const std::vector<StatsQuestion>& questions, const std::vector<ExprPtr>& predicates,
+           size_t examples_per_class)
+      : brute_(brute), questions_(questions), predicates_(predicates), examples_per_class_(examples_per_class) {
     const ExprPtr restriction = exhaustive::domain_restriction(brute.universe());
     for (const ExprPtr& p : predicates) restricted_.push_back(skipsound::bind(make_and(p, restriction), brute.schema()));
   }
@@ -124,7 +122,8 @@ class Comparer {
     const std::string key = std::string(disagreement_name(kind)) + " / " + brute_.universe().name + " / " + tightness_of(q.stats);
     ++run.tally.disagreements;
     ++run.classes[key];
-    if (run.first.count(key)) return;
+    // Each thread keeps its first few; the merge keeps the first few of all in pair order.
+    if (run.first[key].size() >= examples_per_class_) return;
     Disagreement d;
     d.kind = kind;
     d.universe = brute_.universe().name;
@@ -134,12 +133,13 @@ class Comparer {
     d.predicate = to_sql(predicates_[pair.predicate]);
     d.brute_force = row ? row_to_json(*row, brute_.schema()).dump(-1, ' ', true) : "no row";
     d.oracle = smt::describe(result, brute_.schema());
-    run.first[key] = {pair_index, std::move(d)};
+    run.first[key].emplace(pair_index, std::move(d));
   }
 
   const BruteForce& brute_;
   const std::vector<StatsQuestion>& questions_;
   const std::vector<ExprPtr>& predicates_;
+  size_t examples_per_class_;
   std::vector<ExprPtr> restricted_;
 };
 
@@ -167,9 +167,9 @@ std::vector<size_t> shares(const std::vector<UniverseWork>& work, size_t budget)
 }
 
 UniverseRun run_universe(const UniverseWork& work, size_t wanted, uint64_t seed, const ExhaustiveOptions& o) {
-  const BruteForce brute(*work.universe, o.writer_mutant);
+  const BruteForce brute(*work.universe, o.writer_break);
   const std::vector<Pair> pairs = sample_pairs(work.questions.size(), work.predicates.size(), wanted, seed);
-  const Comparer comparer(brute, work.questions, work.predicates);
+  const Comparer comparer(brute, work.questions, work.predicates, o.examples_per_class);
 
   const unsigned threads = std::max(1u, o.threads);
   std::vector<UniverseRun> runs(threads);
@@ -250,7 +250,7 @@ ExhaustiveReport run_exhaustive_cross_check(const ExhaustiveOptions& o) {
   }
   std::vector<UniverseWork> work;
   for (const Universe& u : universes) {
-    work.push_back({&u, exhaustive::enumerate_questions(u, o.writer_mutant), exhaustive::enumerate_predicates(u)});
+    work.push_back({&u, exhaustive::enumerate_questions(u, o.writer_break), exhaustive::enumerate_predicates(u)});
   }
   const std::vector<size_t> budget = shares(work, o.comparisons);
   for (size_t u = 0; u < work.size(); ++u) {
@@ -258,7 +258,11 @@ ExhaustiveReport run_exhaustive_cross_check(const ExhaustiveOptions& o) {
     report.universes.push_back(run.tally);
     for (const auto& [k, n] : run.classes) report.disagreement_classes[k] += n;
     for (const auto& [k, n] : run.unknown_reasons) report.unknown_reasons[k] += n;
-    for (auto& [k, f] : run.first) report.examples.emplace(k, std::move(f.second));
+    for (auto& [k, f] : run.first) {
+      for (auto& [index, d] : f) {
+        if (report.examples[k].size() < o.examples_per_class) report.examples[k].push_back(std::move(d));
+      }
+    }
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
@@ -278,12 +282,13 @@ std::string exhaustive_summary_text(const ExhaustiveReport& r) {
         << u.wide_over_approximations << " wide over-approx, " << u.disagreements << " disagreements\n";
   }
   for (const auto& [key, n] : r.disagreement_classes) {
-    const Disagreement& d = r.examples.at(key);
-    out << "DISAGREEMENT " << key << " x" << n << "\n"
-        << "  stats:       " << d.stats_json << (d.deleted_rows ? ", DV deletes " + std::to_string(d.deleted_rows) : "") << "\n"
-        << "  predicate:   " << d.predicate << "\n"
-        << "  brute force: " << d.brute_force << "\n"
-        << "  oracle:      " << d.oracle << "\n";
+    out << "DISAGREEMENT " << key << " x" << n << "\n";
+    for (const Disagreement& d : r.examples.at(key)) {
+      out << "  stats:       " << d.stats_json << (d.deleted_rows ? ", DV deletes " + std::to_string(d.deleted_rows) : "") << "\n"
+          << "  predicate:   " << d.predicate << "\n"
+          << "  brute force: " << d.brute_force << "\n"
+          << "  oracle:      " << d.oracle << "\n";
+    }
   }
   for (const auto& [reason, n] : r.unknown_reasons) out << "UNKNOWN x" << n << ": " << reason << "\n";
   return out.str();

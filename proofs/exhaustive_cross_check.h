@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "model/mutant.h"
 #include "proofs/bounded_exhaustive.h"
 
 namespace skipsound {
@@ -24,7 +23,8 @@ struct ExhaustiveOptions {
   uint64_t seed = 1;  // which (stats, predicate) pairs are sampled when a universe has more
   size_t comparisons = kDefaultExhaustiveComparisons;  // shared equally; a small universe's unused share goes to the rest
   unsigned threads = 2;                                // one Oracle per thread
-  Mutant writer_mutant = Mutant::None;  // breaks a writer rule on the brute-force side only
+  exhaustive::WriterBreak writer_break = exhaustive::WriterBreak::None;  // on the brute-force side only
+  size_t examples_per_class = 1;        // disagreements kept (and printed) per class
   std::vector<exhaustive::Universe> universes;  // empty = default_exhaustive_universes()
 };
 
@@ -65,9 +65,9 @@ struct ExhaustiveReport {
   uint64_t seed = 0;
   std::vector<std::string> skipped_universes;  // standard universes left out of a default run
   std::vector<UniverseTally> universes;
-  // "<kind> / <universe> / <tightness>" -> count, and the first example of each (pair order).
+  // "<kind> / <universe> / <tightness>" -> count, and the first examples of each (pair order).
   std::map<std::string, size_t> disagreement_classes;
-  std::map<std::string, Disagreement> examples;
+  std::map<std::string, std::vector<Disagreement>> examples;
   std::map<std::string, size_t> unknown_reasons;
   double seconds = 0;
 

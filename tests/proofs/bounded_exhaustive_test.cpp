@@ -12,6 +12,7 @@
 #include "model/binder.h"
 #include "proofs/bounded_exhaustive.h"
 #include "proofs/exhaustive_cross_check.h"
+#include "proofs/gate.h"
 
 namespace skipsound {
 namespace {
@@ -138,17 +139,56 @@ TEST(BoundedExhaustive, TheOracleAgreesOnEveryStringComparison) {
   agreement_run(universes_where(true), kDefaultExhaustiveComparisons - 55'000);
 }
 
-// Teeth: a writer that stores the plain prefix as the string max (not an upper bound) writes
-// stats under which real rows lie above the max; the oracle, reading the max as a bound, skips
-// them, and the cross-check reports unsound skips.
-TEST(BoundedExhaustive, ABrokenWriterRuleOnTheBruteForceSideIsFound) {
+ExhaustiveReport broken_writer_run(const std::string& universe, exhaustive::WriterBreak writer_break) {
   ExhaustiveOptions o;
   o.seed = 13;
-  o.comparisons = 3000;
-  o.writer_mutant = Mutant::StringMaxPlainPrefix;
-  o.universes = {universe_named("string@1")};
-  const ExhaustiveReport report = run_exhaustive_cross_check(o);
+  o.comparisons = 6000;
+  o.writer_break = writer_break;
+  o.universes = {universe_named(universe)};
+  return run_exhaustive_cross_check(o);
+}
+
+// Teeth: a writer that forgets to count nulls writes nullCount 0 for files holding NULLs; the
+// oracle, trusting nullCount, skips them for `x IS NULL`-like predicates: unsound skips. (The
+// same universe agrees with the oracle when the writer is right, in the test above.)
+TEST(BoundedExhaustive, AWriterThatForgetsNullsIsFound) {
+  const ExhaustiveReport report = broken_writer_run("tinyint", exhaustive::WriterBreak::NullsUncounted);
+  EXPECT_GT(report.disagreements(), 0u);
+  for (const auto& [key, n] : report.disagreement_classes) {
+    EXPECT_EQ(key.rfind("unsound skip / tinyint", 0), 0u) << exhaustive_summary_text(report);
+  }
+}
+
+// Teeth for strings: a writer that stores the plain prefix as the string max (not an upper bound)
+// writes stats under which real rows lie above the max.
+TEST(BoundedExhaustive, AWriterWhoseStringMaxIsAPlainPrefixIsFound) {
+  if (!oracle_takes_string_prefix_length()) GTEST_SKIP() << "the string universes wait for the prefix length";
+  const ExhaustiveReport report = broken_writer_run("string@1", exhaustive::WriterBreak::StringMaxPlainPrefix);
   EXPECT_GT(report.disagreement_classes.count("unsound skip / string@1 / tight"), 0u) << exhaustive_summary_text(report);
+  EXPECT_EQ(broken_writer_run("string@1", exhaustive::WriterBreak::None).disagreements(), 0u);
+}
+
+// The gate runs a slice of the cross-check and fails on any disagreement.
+TEST(BoundedExhaustive, TheGateRunsASliceAndFailsOnADisagreement) {
+  GateOptions o;
+  o.seed = 5;
+  o.trials_per_category = 1;
+  o.categories = {generators::WorldCategory::Disjoint};
+  o.skip_mutants = true;
+  o.proofs = false;
+  o.threads = 2;
+  o.exhaustive_comparisons = 500;
+  GateReport report = run_gate(o);
+  ASSERT_TRUE(report.exhaustive);
+  EXPECT_EQ(report.exhaustive->comparisons(), 500u);
+  EXPECT_EQ(report.outcome(), GateOutcome::Pass) << gate_summary_text(report);
+  EXPECT_NE(gate_summary_text(report).find("bounded exhaustive cross-check"), std::string::npos);
+
+  report.exhaustive->universes.front().disagreements = 1;
+  EXPECT_EQ(report.outcome(), GateOutcome::Fail);
+  const std::vector<std::string> failures = report.failures();
+  EXPECT_TRUE(std::any_of(failures.begin(), failures.end(),
+                          [](const std::string& f) { return f.find("bounded exhaustive") != std::string::npos; }));
 }
 
 }  // namespace
