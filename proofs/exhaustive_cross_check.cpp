@@ -21,11 +21,6 @@ using exhaustive::StatsQuestion;
 using exhaustive::Universe;
 using exhaustive::WideReading;
 
-bool has_string_column(const Universe& u) {
-  return std::any_of(u.columns.begin(), u.columns.end(),
-                     [](const exhaustive::ColumnDomain& c) { return c.type == TypeKind::String; });
-}
-
 struct Pair {
   size_t question;
   size_t predicate;
@@ -80,8 +75,7 @@ class Comparer {
 
   void compare(size_t pair_index, const Pair& pair, smt::Oracle& oracle, UniverseRun& run) const {
     const StatsQuestion& q = questions_[pair.question];
-    FileEvidence evidence{&q.stats, q.deleted_rows, {}};
-    set_prefix_length(evidence, brute_.universe().string_prefix_length);
+    const FileEvidence evidence{&q.stats, q.deleted_rows, {}, brute_.universe().string_prefix_length};
     const smt::OracleResult result = oracle.check(restricted_[pair.predicate], brute_.schema(), evidence);
     ++run.tally.comparisons;
     const ExprPtr& predicate = predicates_[pair.predicate];
@@ -92,6 +86,8 @@ class Comparer {
         return;
       case smt::OracleVerdict::InternalError:
         return record(DisagreementKind::InternalError, pair_index, pair, std::nullopt, result, run);
+      case smt::OracleVerdict::ImpossibleStats:
+        return record(DisagreementKind::WrittenStatsCalledImpossible, pair_index, pair, std::nullopt, result, run);
       case smt::OracleVerdict::Unsat: {
         ++run.tally.unsat;
         const std::optional<Row> row = brute_.find_row(q, predicate);
@@ -111,11 +107,6 @@ class Comparer {
   }
 
  private:
-  template <typename Evidence>
-  static void set_prefix_length(Evidence& evidence, int prefix_length) {
-    if constexpr (requires { evidence.string_prefix_length; }) evidence.string_prefix_length = prefix_length;
-  }
-
   void record(DisagreementKind kind, size_t pair_index, const Pair& pair, const std::optional<Row>& row,
               const smt::OracleResult& result, UniverseRun& run) const {
     const StatsQuestion& q = questions_[pair.question];
@@ -192,23 +183,12 @@ UniverseRun run_universe(const UniverseWork& work, size_t wanted, uint64_t seed,
 
 }  // namespace
 
-// A template, so that a FileEvidence without the field makes it false rather than ill-formed.
-template <typename Evidence>
-constexpr bool has_prefix_length_field = requires(Evidence e) { e.string_prefix_length; };
-
-bool oracle_takes_string_prefix_length() { return has_prefix_length_field<FileEvidence>; }
-
-std::vector<Universe> default_exhaustive_universes() {
-  std::vector<Universe> out = exhaustive::standard_universes();
-  if (!oracle_takes_string_prefix_length()) std::erase_if(out, has_string_column);
-  return out;
-}
-
 const char* disagreement_name(DisagreementKind k) {
   switch (k) {
     case DisagreementKind::UnsoundSkip: return "unsound skip";
     case DisagreementKind::FalseAlarm: return "false alarm";
     case DisagreementKind::InternalError: return "internal error";
+    case DisagreementKind::WrittenStatsCalledImpossible: return "written stats called impossible";
   }
   return "?";
 }
@@ -239,15 +219,9 @@ size_t ExhaustiveReport::wide_over_approximations() const {
 
 ExhaustiveReport run_exhaustive_cross_check(const ExhaustiveOptions& o) {
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<Universe> universes = o.universes.empty() ? default_exhaustive_universes() : o.universes;
+  const std::vector<Universe> universes = o.universes.empty() ? exhaustive::standard_universes() : o.universes;
   ExhaustiveReport report;
   report.seed = o.seed;
-  if (o.universes.empty()) {
-    for (const Universe& u : exhaustive::standard_universes()) {
-      if (!has_string_column(u) || oracle_takes_string_prefix_length()) continue;
-      report.skipped_universes.push_back(u.name);
-    }
-  }
   std::vector<UniverseWork> work;
   for (const Universe& u : universes) {
     work.push_back({&u, exhaustive::enumerate_questions(u, o.writer_break), exhaustive::enumerate_predicates(u)});
@@ -273,9 +247,6 @@ std::string exhaustive_summary_text(const ExhaustiveReport& r) {
   out << "bounded exhaustive cross-check: seed " << r.seed << ", " << r.comparisons() << " comparisons, "
       << r.disagreements() << " disagreements, " << r.unknowns() << " unknown, " << r.wide_over_approximations()
       << " wide over-approximations, " << static_cast<int>(r.seconds * 10) / 10.0 << " s\n";
-  for (const std::string& name : r.skipped_universes) {
-    out << "  " << name << ": skipped (the oracle does not take the writer's string prefix length)\n";
-  }
   for (const UniverseTally& u : r.universes) {
     out << "  " << u.name << ": " << u.questions << " stats x " << u.predicates << " predicates, " << u.comparisons
         << " compared: " << u.unsat << " unsat, " << u.sat << " sat, " << u.unknown << " unknown, "

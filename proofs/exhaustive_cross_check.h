@@ -4,6 +4,7 @@
 //   oracle UNSAT, brute force finds a row  -> an unsound skip (the oracle licenses it)
 //   oracle SAT,   brute force finds none   -> a false alarm (the oracle is too generous)
 //   oracle UNKNOWN                         -> counted apart, never a proof
+//   oracle IMPOSSIBLE STATS                -> a disagreement: a writer wrote these stats
 // Wide stats are judged against SPEC §4's reading (every live value within [min, max]): the
 // oracle may not skip what the writer truth allows, and may allow what the bounds allow; a SAT
 // that only the bounds explain is counted as the documented wide over-approximation.
@@ -25,19 +26,17 @@ struct ExhaustiveOptions {
   unsigned threads = 2;                                // one Oracle per thread
   exhaustive::WriterBreak writer_break = exhaustive::WriterBreak::None;  // on the brute-force side only
   size_t examples_per_class = 1;        // disagreements kept (and printed) per class
-  std::vector<exhaustive::Universe> universes;  // empty = default_exhaustive_universes()
+  std::vector<exhaustive::Universe> universes;  // empty = exhaustive::standard_universes()
 };
 
-// Whether the oracle is told the writer's string prefix length (FileEvidence::string_prefix_length).
-// Until it is, it assumes Delta's default of 32 and the string universes cannot agree with it.
-bool oracle_takes_string_prefix_length();
-
-// exhaustive::standard_universes(), without the string ones while the oracle does not take the
-// writer's prefix length.
-std::vector<exhaustive::Universe> default_exhaustive_universes();
-
-enum class DisagreementKind { UnsoundSkip, FalseAlarm, InternalError };
-const char* disagreement_name(DisagreementKind k);  // "unsound skip", "false alarm", "internal error"
+enum class DisagreementKind {
+  UnsoundSkip,
+  FalseAlarm,
+  InternalError,
+  WrittenStatsCalledImpossible,  // every question's stats were written by the writer for some file
+};
+// "unsound skip", "false alarm", "internal error", "written stats called impossible"
+const char* disagreement_name(DisagreementKind k);
 
 struct Disagreement {
   DisagreementKind kind = DisagreementKind::UnsoundSkip;
@@ -63,7 +62,6 @@ struct UniverseTally {
 
 struct ExhaustiveReport {
   uint64_t seed = 0;
-  std::vector<std::string> skipped_universes;  // standard universes left out of a default run
   std::vector<UniverseTally> universes;
   // "<kind> / <universe> / <tightness>" -> count, and the first examples of each (pair order).
   std::map<std::string, size_t> disagreement_classes;
