@@ -12,6 +12,7 @@
 #include "model/row.h"
 #include "model/schema.h"
 #include "model/stats.h"
+#include "model/string_truncation.h"
 
 namespace skipsound {
 
@@ -20,14 +21,19 @@ struct FileEvidence {
   const FileStats* stats = nullptr;     // nullptr: the file has no stats at all
   int64_t dv_cardinality = 0;           // rows deleted by the deletion vector
   std::map<int, Value> partition_values;  // by leaf ordinal; exact (NULL partition = NULL)
+  // The writer's string prefix length N (SPEC §4): which stored string stats may be truncated.
+  // The writer, the reader, the oracle and the rule proofs take it from the same setting
+  // (StatsConfig::string_prefix_length, `--string-prefix-length`).
+  int string_prefix_length = kDefaultStringPrefixLength;
 };
 
-// A set of non-null values: lower <= v <= upper (Spark order) and v starts with `prefix`
-// (strings, code points = UTF-8 bytes). An absent part does not constrain.
+// A set of non-null values: lower <= v <= upper (v < upper when upper_strict; Spark order) and v
+// starts with `prefix` (strings, code points = UTF-8 bytes). An absent part does not constrain.
 struct ValueRange {
   std::optional<Value> lower;
   std::optional<Value> upper;
   std::optional<std::string> prefix;
+  bool upper_strict = false;
   bool contains(const Value& v) const;
 };
 
@@ -41,7 +47,8 @@ struct ColumnAllowance {
   std::string value_label;  // why a non-null value is impossible (when !value_allowed)
   std::optional<Value> lower;  // every non-null value is >= lower
   std::string lower_label;
-  std::optional<Value> upper;  // every non-null value is <= upper
+  std::optional<Value> upper;  // every non-null value is <= upper (< upper when upper_strict)
+  bool upper_strict = false;   // a string max that is certainly cut lies above every value
   std::string upper_label;
   // When non-empty, a non-null value must lie in one of these: the row itself has to realise
   // the recorded min or max because too few other rows remain to do it.
@@ -50,8 +57,11 @@ struct ColumnAllowance {
 };
 
 struct RowAllowance {
-  std::optional<std::string> no_row;     // set (with the reason) when no row is consistent at all
+  std::optional<std::string> no_row;     // set (with the reason) when the file holds no live row
   std::vector<ColumnAllowance> columns;  // constrained leaves only
+  // Set (with the reason) when no writer produces these stats (SPEC §4, with the evidence's string
+  // prefix length): no file holds them, so no row is consistent, and that licenses nothing.
+  std::optional<std::string> impossible;
 };
 
 // Derives the allowance (the counting argument is documented in the .cpp).
@@ -65,8 +75,6 @@ struct ConsistencyVerdict {
 
 ConsistencyVerdict check_row_consistency(const Row& row, const RowAllowance& allowance);
 
-// Stored string stats are cut to this many code points (Delta's default prefix length).
-inline constexpr int kStatsStringPrefixLength = 32;
 // Timestamp stats are floored to the millisecond: the true value lies up to 999 µs above.
 inline constexpr int64_t kTimestampStatSlackMicros = 999;
 

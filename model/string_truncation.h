@@ -19,4 +19,29 @@ std::string truncate_string_min(std::string_view utf8, int prefix_length);
 std::optional<std::string> truncate_string_max(std::string_view utf8, int prefix_length,
                                                Mutant mutant = Mutant::None);
 
+// What a stored string stat says about the true value it was written from: the inverse of the
+// two writers above, for a writer with the same prefix length.
+enum class StoredString {
+  Exact,           // the true value itself
+  MayBeTruncated,  // the true value itself, or a longer value this one was cut from
+  Truncated,       // certainly cut from a longer value
+  Impossible,      // no writer with this prefix length stores it
+};
+const char* stored_string_name(StoredString s);  // "exact", "may be truncated", ...
+
+// A stored min: the true min when shorter than the prefix length, else (exactly N code points)
+// a prefix of it.
+StoredString read_stored_min(std::string_view utf8, int prefix_length);
+
+// A stored max. When it may be truncated, the true max is `kept` (the stored max without its
+// tie-breaker) followed by a character in [next_low, next_high] and possibly more: U+007F stands
+// for a next character below it, U+10FFFF for one from U+007F up to U+10FFFE.
+struct StoredMax {
+  StoredString kind = StoredString::Exact;
+  std::string kept;
+  char32_t next_low = 0;
+  char32_t next_high = 0;
+};
+StoredMax read_stored_max(std::string_view utf8, int prefix_length);
+
 }  // namespace skipsound

@@ -4,12 +4,17 @@
 //   skipsound check PREDICATE (--schema S.json (--stats JSON | --rows F.jsonl) | --table DIR
 //                   [--version N]) [--mutant NAME] [--json] [--rlimit N] [--timeout-ms MS] [--smt-dump DIR]
 // Another implementation's decisions:
-//   skipsound check --decisions FILE.jsonl [--json] [--rlimit N] [--timeout-ms MS] [--smt-dump DIR]
+//   skipsound check --decisions FILE.jsonl [--string-prefix-length N] [--json] [--rlimit N]
+//                   [--timeout-ms MS] [--smt-dump DIR]
 //
 // Each file gets one line: `SKIP, proved (reason…)`, `KEEP (a row may match: {…})`,
 // `KEEP, missed skip (no row can match: …)`, `UNSOUND SKIP (witness row {…})` followed by an
-// Alive2-style report, or `UNKNOWN (reason)` (never a licence to skip). A summary line ends the
-// output. Exit status: 1 when any skip is unsound, 2 on bad input, 3 on an internal error, else 0.
+// Alive2-style report, `UNKNOWN (reason)` (never a licence to skip), or `IMPOSSIBLE STATS (…)`
+// when no writer with the string prefix length N (default 32) stores the file's stats: no file
+// holds them, so a skip is not unsound and a keep is no missed skip; the line names the stat. A
+// witness that depends on a non-deterministic call says what the call returned (`with rand() #1
+// = 0.25`). A summary line ends the output. Exit status: 1 when any skip is unsound (or the
+// oracle disagrees with itself), 2 on bad input, 3 on an internal error, else 0 — impossible stats included.
 //
 // Decisions file (--decisions): JSON Lines, one decision per line; blank lines are ignored.
 //   "predicate"   string, required: the read predicate (Spark SQL).
@@ -145,9 +150,11 @@ int check_own_decisions(const CheckArguments& args, Report& report, std::ostream
 
 int check_external_decisions(const CheckArguments& args, Report& report) {
   if (!args.predicate.empty()) throw InputError("--decisions carries its own predicates: give no predicate");
-  const std::vector<ExternalDecision> decisions = read_external_decisions(args.decisions_file);
+  std::vector<ExternalDecision> decisions = read_external_decisions(args.decisions_file);
   DumpingOracle oracle(args.oracle, args.smt_dump_dir);
-  for (const ExternalDecision& d : decisions) {
+  for (ExternalDecision& d : decisions) {
+    // The judged engine wrote the stats with the prefix length the command names (SPEC §4).
+    if (args.inputs.string_prefix_length) d.file.config.string_prefix_length = *args.inputs.string_prefix_length;
     const CandidateFile& candidate = d.file.candidates.front();
     // skipsound's own decision on the same file, shown next to the judged one.
     const ScanResult own = production_decisions(d.bound, d.file, Mutant::None);

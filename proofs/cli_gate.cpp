@@ -35,6 +35,7 @@ struct GateArguments {
   std::string shard;
   std::string corpus;
   bool skip_proofs = false;
+  size_t exhaustive = kGateExhaustiveComparisons;
 };
 
 void parse_budget(const std::string& text, GateOptions& options) {
@@ -120,6 +121,7 @@ GateOptions gate_options(const GateArguments& a) {
   o.corpus_dir = a.corpus.empty() ? default_corpus_dir() : a.corpus;
   if (o.corpus_dir.empty()) std::cerr << "warning: scenario corpus not found; pass --corpus DIR\n";
   o.proofs = !a.skip_proofs;
+  o.exhaustive_comparisons = a.exhaustive;
   return o;
 }
 
@@ -177,6 +179,8 @@ void add_gate_command(CLI::App& app, int& exit_code) {
   command->add_option("--out", arguments->out, "write one replayable file per finding into this directory");
   command->add_option("--shard", arguments->shard, "I/N: run shard I of N of the trial space");
   command->add_option("--corpus", arguments->corpus, "scenario corpus directory (default tests/corpus/scenarios)");
+  command->add_option("--exhaustive", arguments->exhaustive,
+                      "comparisons of the bounded exhaustive cross-check against the Z3 oracle (default 3000; 0 skips)");
   command->add_flag("--skip-proofs", arguments->skip_proofs, "do not run the symbolic rule proofs");
   command->callback([arguments, &exit_code] { exit_code = run(*arguments); });
 }

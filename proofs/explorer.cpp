@@ -53,10 +53,9 @@ std::vector<ExprPtr> reads_to_prove(const Transaction& loser, const Table& snaps
   return reads;
 }
 
-FileEvidence evidence_of(const CandidateFile& file, const Schema& schema,
-                         const std::vector<std::string>& partition_columns) {
-  FileEvidence evidence{file.stats, file.dv_cardinality, {}};
-  for (const std::string& column : partition_columns) {
+FileEvidence evidence_of(const CandidateFile& file, const Schema& schema, const StatsConfig& config) {
+  FileEvidence evidence{file.stats, file.dv_cardinality, {}, config.string_prefix_length};
+  for (const std::string& column : config.partition_columns) {
     if (const Leaf* leaf = schema.find_leaf({column})) {
       evidence.partition_values[leaf->ordinal] = file.partition_values.at(leaf->ordinal);
     }
@@ -76,13 +75,16 @@ void prove_skips(const ScenarioRun& run, const Scenario& scenario, smt::Oracle& 
       for (size_t i = 0; i < check.added.size(); ++i) {
         const CandidateOutcome& decided = check.filtered.files[i];
         if (decided.verdict != CandidateVerdict::Excluded) continue;
-        const FileEvidence evidence = evidence_of(check.added[i], schema, snapshot.properties().partition_columns());
+        const FileEvidence evidence = evidence_of(check.added[i], schema, snapshot.properties().stats);
         for (const ExprPtr& read : reads_to_prove(loser, snapshot)) {
           ++result.skip_checks;
           const smt::OracleResult answer = oracle.check(read, schema, evidence);
           const smt::OracleVerdict verdict = smt::verdict_of(answer);
           if (const auto* unknown = std::get_if<smt::Unknown>(&answer)) ++result.z3_unknowns[unknown->reason];
-          if (verdict != smt::OracleVerdict::Sat && verdict != smt::OracleVerdict::InternalError) continue;
+          // Impossible stats are a finding here: the model's own writer wrote them.
+          if (verdict != smt::OracleVerdict::Sat && verdict != smt::OracleVerdict::InternalError &&
+              verdict != smt::OracleVerdict::ImpossibleStats)
+            continue;
           if (result.verdict == TrialVerdict::Sound) {
             result.verdict = TrialVerdict::UnjustifiedSkip;
             result.headline = "UNJUSTIFIED SKIP: " + loser.name + "'s check against " + winner.name +

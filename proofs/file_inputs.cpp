@@ -76,7 +76,9 @@ void add_file_input_options(CLI::App& command, FileInputOptions& options) {
       ->delimiter(',');
   command.add_option("--num-indexed-cols", options.num_indexed_cols, "dataSkippingNumIndexedCols");
   command.add_option("--stats-columns", options.stats_columns, "dataSkippingStatsColumns")->delimiter(',');
-  command.add_option("--string-prefix-length", options.string_prefix_length, "string stats prefix length");
+  command.add_option("--string-prefix-length", options.string_prefix_length,
+                     "string stats prefix length N (default 32): the writer's, and the oracle's reading of it")
+      ->check(CLI::PositiveNumber);
 }
 
 LoadedFiles load_files(const FileInputOptions& options, std::vector<std::string>& warnings) {
@@ -107,7 +109,7 @@ LoadedFiles load_files(const FileInputOptions& options, std::vector<std::string>
 }
 
 FileEvidence evidence_of(const CandidateFile& file, const LoadedFiles& files) {
-  FileEvidence evidence{file.stats, file.dv_cardinality, {}};
+  FileEvidence evidence{file.stats, file.dv_cardinality, {}, files.config.string_prefix_length};
   if (!files.have_partition_values) return evidence;
   for (const std::string& name : files.config.partition_columns) {
     const Leaf* leaf = files.schema.find_leaf(ColumnPath{name});

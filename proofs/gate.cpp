@@ -313,6 +313,9 @@ std::vector<std::string> GateReport::failures() const {
     for (const std::string& p : c.problems) out.push_back("corpus " + c.file + ": " + p);
   }
   if (per_file.failing_cases) out.push_back("per-file properties: " + std::to_string(per_file.failing_cases) + " failing cases");
+  if (exhaustive && exhaustive->disagreements()) {
+    out.push_back("bounded exhaustive cross-check: " + std::to_string(exhaustive->disagreements()) + " disagreements with the oracle");
+  }
   for (const CategoryResult& c : categories) {
     if (c.finding) out.push_back(std::string("explorer ") + world_category_name(c.category) + ": " + c.finding->headline);
     if (c.stats.unexpected_errors) {
@@ -347,6 +350,15 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
     per_file.result.first_failure = shrink_file_case(case_seed(o.seed, Mutant::None, *per_file.first_failing), Mutant::None).report;
   }
   report.per_file = per_file.result;
+
+  if (o.exhaustive_comparisons) {
+    if (progress) progress("exhaustive", std::to_string(o.exhaustive_comparisons) + " comparisons");
+    ExhaustiveOptions exhaustive;
+    exhaustive.seed = o.seed;
+    exhaustive.comparisons = o.exhaustive_comparisons;
+    exhaustive.threads = o.threads;
+    report.exhaustive = run_exhaustive_cross_check(exhaustive);
+  }
 
   ExploreOptions e;
   e.seed = o.seed;
@@ -387,7 +399,9 @@ std::string gate_summary_text(const GateReport& r) {
   for (const CorpusFileResult& c : r.corpus) corpus_failed += c.problems.empty() ? 0 : 1;
   out << "scenario corpus: " << r.corpus.size() << " files, " << corpus_failed << " differing\n";
   out << "per-file properties: " << r.per_file.cases << " cases, " << r.per_file.decisions << " decisions, "
-      << r.per_file.failing_cases << " failing, " << fixed(r.per_file.seconds, 1) << " s\n\n";
+      << r.per_file.failing_cases << " failing, " << fixed(r.per_file.seconds, 1) << " s\n";
+  if (r.exhaustive) out << exhaustive_summary_text(*r.exhaustive);
+  out << "\n";
 
   out << pad("category", 14) << pad("trials", 8) << pad("commits", 9) << pad("aborts", 8) << pad("false-c%", 10)
       << pad("missed", 8) << pad("wrong", 7) << pad("int-err", 9) << pad("bad-skip", 10) << pad("skips-z3", 10) << pad("unknown", 9) << pad("discard", 9)
@@ -462,6 +476,10 @@ nlohmann::json gate_report_json(const GateReport& r) {
                          {"trialsPerSecond", s.trials_per_second()}};
     if (c.finding) cj["finding"] = {{"headline", c.finding->headline}, {"seed", c.finding->seed}, {"scenario", c.finding->scenario_text}};
     j["categories"].push_back(cj);
+  }
+  if (r.exhaustive) {
+    j["exhaustive"] = {{"comparisons", r.exhaustive->comparisons()}, {"disagreements", r.exhaustive->disagreements()},
+                       {"unknowns", r.exhaustive->unknowns()}, {"seconds", r.exhaustive->seconds}};
   }
   for (const ProofGroupResult& p : r.proofs) j["proofs"].push_back({{"group", p.group}, {"failed", p.failed}, {"seconds", p.seconds}});
   for (const MutantResult& m : r.mutants) {

@@ -35,11 +35,14 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "model/mutant.h"
+#include "proofs/exhaustive_cross_check.h"
 #include "proofs/explorer.h"
 
 namespace skipsound {
 
 inline constexpr size_t kDefaultTrialsPerCategory = 2000;
+// The bounded exhaustive cross-check's slice in the gate: a few seconds.
+inline constexpr size_t kGateExhaustiveComparisons = 3000;
 
 struct GateOptions {
   uint64_t seed = 1;
@@ -52,6 +55,7 @@ struct GateOptions {
   Shard shard;
   std::string corpus_dir;  // tests/corpus/scenarios; empty = skip the corpus
   bool proofs = true;
+  size_t exhaustive_comparisons = kGateExhaustiveComparisons;  // --exhaustive N; 0 skips the phase
 };
 
 struct CorpusFileResult {
@@ -99,6 +103,7 @@ struct GateReport {
   std::vector<CategoryResult> categories;
   std::vector<ProofGroupResult> proofs;
   std::vector<MutantResult> mutants;
+  std::optional<ExhaustiveReport> exhaustive;  // the bounded exhaustive cross-check, when run
   double seconds = 0;
 
   GateOutcome outcome() const;

@@ -135,10 +135,11 @@ std::optional<size_t> matching_live_row(const GeneratedFile& file, const ExprPtr
 }
 
 // Empty when the model accepts Z3's witness, else why not.
-std::string revalidate_witness(const Row& witness, const ExprPtr& predicate, const Schema& schema,
+std::string revalidate_witness(const smt::Sat& sat, const ExprPtr& predicate, const Schema& schema,
                                const FileEvidence& evidence) {
+  const Row& witness = sat.witness;
   try {
-    const Truth t = evaluate(*predicate, witness);
+    const Truth t = evaluate(*predicate, witness, smt::replayed_calls(sat));
     if (t != Truth::True) return std::string("the evaluator gives ") + truth_name(t) + ", not TRUE";
   } catch (const NotEvaluable& e) {
     return std::string("the evaluator cannot evaluate it: ") + e.what();
@@ -159,7 +160,7 @@ void apply_oracle(DecisionCheck& check, const smt::OracleResult& result, const E
   if (const auto* sat = std::get_if<smt::Sat>(&result)) {
     check.witness = sat->witness;
     check.witness_source = "Z3";
-    check.witness_problem = revalidate_witness(sat->witness, predicate, schema, evidence);
+    check.witness_problem = revalidate_witness(*sat, predicate, schema, evidence);
     if (!check.witness_problem.empty()) {
       check.outcome = DecisionOutcome::WitnessRejected;
     } else if (skipped) {
@@ -169,10 +170,13 @@ void apply_oracle(DecisionCheck& check, const smt::OracleResult& result, const E
     if (!skipped) check.outcome = DecisionOutcome::MissedSkip;
   } else if (std::holds_alternative<smt::Unknown>(result)) {
     if (skipped) check.outcome = DecisionOutcome::SkipUnconfirmed;
-  } else {
+  } else if (const auto* error = std::get_if<smt::InternalError>(&result)) {
     check.outcome = DecisionOutcome::OracleError;
-    check.witness = std::get<smt::InternalError>(result).witness;
+    check.witness = error->witness;
     check.witness_source = "Z3 (disputed)";
+  } else {
+    // The generated stats come from the writer model: the oracle must find them possible.
+    check.outcome = DecisionOutcome::OracleError;
   }
 }
 
@@ -237,6 +241,7 @@ FileEvidence file_evidence(const TableShape& table, const GeneratedFile& file) {
   FileEvidence evidence;
   evidence.stats = &file.stats;
   evidence.dv_cardinality = file.dv_cardinality();
+  evidence.string_prefix_length = table.stats_config.string_prefix_length;
   const Row partition_values = partition_values_row(table, file);
   for (const Leaf& leaf : table.schema.leaves()) {
     if (generators::is_partition_leaf(leaf, table.stats_config)) {

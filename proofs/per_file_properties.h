@@ -48,7 +48,7 @@ enum class DecisionOutcome {
   UnsoundSkip,       // skipped, but a live row makes the predicate TRUE
   SkipWithoutProof,  // skipped, and Z3 found a row consistent with the stats that matches
   WitnessRejected,   // a Z3 witness fails the model's re-check: an oracle or model bug
-  OracleError,       // the oracle reported an internal disagreement
+  OracleError,       // the oracle disagrees with itself, or calls the writer's stats impossible
 };
 const char* outcome_name(DecisionOutcome o);  // "kept", "missed-skip", "UNSOUND SKIP", ...
 // Unsound skips, skips Z3 refutes, rejected witnesses and oracle errors.

@@ -22,12 +22,13 @@ std::string stats_text(const JudgedFile& file) {
 std::string witness_text(const Row& witness, const Schema& schema) { return row_to_json(witness, schema).dump(); }
 
 void print_unsound_skip_report(std::ostream& out, const JudgedFile& file) {
-  const Row& witness = std::get<smt::Sat>(file.oracle).witness;
+  const smt::Sat& sat = std::get<smt::Sat>(file.oracle);
+  const Row& witness = sat.witness;
   out << "----------------------------------------\n"
       << "UNSOUND SKIP: " << file.name << "\n"
       << "predicate:   " << file.predicate << "\n"
       << "file stats:  " << stats_text(file) << "\n"
-      << "witness row: " << witness_text(witness, *file.schema) << "\n"
+      << "witness row: " << witness_text(witness, *file.schema) << smt::calls_text(sat) << "\n"
       << "  (consistent with the stats, and the predicate evaluates to TRUE on it)\n"
       << "decision:    SKIP by " << file.decided_by << "\n"
       << "skipping expression (skipsound's, " << verdict_name(file.production.verdict)
@@ -48,6 +49,7 @@ const char* judgement_name(Judgement j) {
     case Judgement::UnsoundSkip: return "UNSOUND SKIP";
     case Judgement::Unknown: return "unknown";
     case Judgement::InternalError: return "INTERNAL ERROR";
+    case Judgement::ImpossibleStats: return "impossible stats";
   }
   return "?";
 }
@@ -61,6 +63,7 @@ Judgement judge(FileVerdict decision, const smt::OracleResult& oracle) {
     case smt::OracleVerdict::Sat: return skipped ? Judgement::UnsoundSkip : Judgement::Keep;
     case smt::OracleVerdict::Unknown: return Judgement::Unknown;
     case smt::OracleVerdict::InternalError: return Judgement::InternalError;
+    case smt::OracleVerdict::ImpossibleStats: return Judgement::ImpossibleStats;
   }
   return Judgement::Unknown;
 }
@@ -70,15 +73,21 @@ std::string judgement_line(const JudgedFile& file) {
   switch (file.judgement) {
     case Judgement::ProvedSkip: return "SKIP, proved (" + joined(std::get<smt::Unsat>(file.oracle).reason) + ")";
     case Judgement::Keep:
-      return "KEEP (a row may match: " + witness_text(std::get<smt::Sat>(file.oracle).witness, schema) + ")";
+      return "KEEP (a row may match: " + witness_text(std::get<smt::Sat>(file.oracle).witness, schema) +
+             smt::calls_text(std::get<smt::Sat>(file.oracle)) + ")";
     case Judgement::MissedSkip:
       return "KEEP, missed skip (no row can match: " + joined(std::get<smt::Unsat>(file.oracle).reason) + ")";
     case Judgement::UnsoundSkip:
-      return "UNSOUND SKIP (witness row " + witness_text(std::get<smt::Sat>(file.oracle).witness, schema) + ")";
+      return "UNSOUND SKIP (witness row " + witness_text(std::get<smt::Sat>(file.oracle).witness, schema) +
+             smt::calls_text(std::get<smt::Sat>(file.oracle)) + ")";
     case Judgement::Unknown:
       return std::string("UNKNOWN (") + verdict_name(file.decision) + " not judged: " +
              std::get<smt::Unknown>(file.oracle).reason + ")";
     case Judgement::InternalError: return smt::describe(file.oracle, schema);
+    case Judgement::ImpossibleStats:
+      return std::string("IMPOSSIBLE STATS (") + verdict_name(file.decision) +
+             " not judged: no writer stores these stats: " + std::get<smt::ImpossibleStats>(file.oracle).reason +
+             ")";
   }
   return "?";
 }
@@ -99,7 +108,10 @@ nlohmann::json judged_file_json(const JudgedFile& file) {
                    {"stats", file.stats ? stats_to_json(*file.stats, *file.schema) : nlohmann::json()},
                    {"expression", file.production.expression},
                    {"verification", verification_text(file.production.verification, *file.schema)}};
-  if (const auto* sat = std::get_if<smt::Sat>(&file.oracle)) j["witness"] = row_to_json(sat->witness, *file.schema);
+  if (const auto* sat = std::get_if<smt::Sat>(&file.oracle)) {
+    j["witness"] = row_to_json(sat->witness, *file.schema);
+    for (const smt::CallValue& c : sat->calls) j["calls"][c.name] = value_to_json(c.value);
+  }
   if (const auto* unsat = std::get_if<smt::Unsat>(&file.oracle)) j["reason"] = unsat->reason;
   if (file.production.evaluation) j["evaluation"] = skip_trace_json(*file.production.evaluation);
   return j;
@@ -115,7 +127,7 @@ std::string JudgementTally::summary_line() const {
   std::string text = "Summary: " + std::to_string(total) + (total == 1 ? " file" : " files");
   for (int i = 0; i < kJudgementCount; ++i) {
     const auto j = static_cast<Judgement>(i);
-    if (j == Judgement::InternalError && count(j) == 0) continue;
+    if ((j == Judgement::InternalError || j == Judgement::ImpossibleStats) && count(j) == 0) continue;
     text += (i == 0 ? ": " : ", ") + std::to_string(count(j)) + " " + judgement_name(j);
   }
   return text;

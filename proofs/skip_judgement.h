@@ -22,9 +22,13 @@ enum class Judgement {
   UnsoundSkip,    // skipped, but Z3 found a (re-checked) consistent row that matches
   Unknown,        // Z3 could not decide; never a licence to skip
   InternalError,  // Z3 and the Z3-free re-check disagree: a bug in skipsound
+  // No writer produces the file's stats (under the string prefix length in use), so no row can be
+  // in it: a skip is not unsound, a keep not a miss. Reported, never a finding: the stats come
+  // from outside (or the prefix length given does not match the writer's).
+  ImpossibleStats,
 };
-inline constexpr int kJudgementCount = 6;
-const char* judgement_name(Judgement j);  // "proved skip", "keep", ..., "UNSOUND SKIP"
+inline constexpr int kJudgementCount = 7;
+const char* judgement_name(Judgement j);  // "proved skip", "keep", ..., "UNSOUND SKIP", "impossible stats"
 // Unsound skips and internal errors fail a run (exit status 1).
 bool is_finding(Judgement j);
 
@@ -45,7 +49,7 @@ struct JudgedFile {
 
 // "SKIP, proved (stats.x.max = 20; pred: x > 30)", "KEEP (a row may match: {"x":25})",
 // "KEEP, missed skip (no row can match: …)", "UNSOUND SKIP (witness row {"x":30})",
-// "UNKNOWN (z3: timeout)".
+// "UNKNOWN (z3: timeout)", "IMPOSSIBLE STATS (SKIP not judged: no writer stores …)".
 std::string judgement_line(const JudgedFile& file);
 
 // The line, and for an unsound skip the Alive2-style report: headline, predicate, the file's

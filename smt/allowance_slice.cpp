@@ -27,7 +27,7 @@ std::vector<Value> simple_candidates(const ColumnAllowance& a) {
 
 // A value the column's own allowance accepts, judged by the same Z3-free check as witnesses.
 std::optional<Value> simple_allowed_value(const ColumnAllowance& a, size_t leaf_count) {
-  const RowAllowance alone{std::nullopt, {a}};
+  const RowAllowance alone{std::nullopt, {a}, std::nullopt};
   Row row(leaf_count, Value::null());
   for (Value& candidate : simple_candidates(a)) {
     row[a.leaf] = candidate;
@@ -45,7 +45,7 @@ std::set<int> referenced_leaves(const Expr& predicate) {
 }
 
 AllowanceSlice slice_allowance(const RowAllowance& full, const std::set<int>& referenced, size_t leaf_count) {
-  AllowanceSlice slice{{full.no_row, {}}, Row(leaf_count, Value::null())};
+  AllowanceSlice slice{{full.no_row, {}, full.impossible}, Row(leaf_count, Value::null())};
   for (const ColumnAllowance& a : full.columns) {
     std::optional<Value> filler;
     if (!referenced.count(a.leaf)) filler = simple_allowed_value(a, leaf_count);

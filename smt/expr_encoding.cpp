@@ -1,21 +1,16 @@
 #include "smt/expr_encoding.h"
 
+#include <cfloat>
+#include <climits>
 #include <stdexcept>
+
+#include "smt/numeric_encoding.h"
 
 namespace skipsound::smt {
 
 namespace {
 
 bool is_null_constant(const SymValue& v) { return v.is_null.is_true(); }
-
-// Spark non-ANSI integer overflow: the exact result reduced into the type's two's-complement range.
-z3::expr wrap_integral(const z3::expr& exact, TypeKind kind) {
-  z3::context& ctx = exact.ctx();
-  const __int128 span = static_cast<__int128>(integral_max(kind)) - integral_min(kind) + 1;
-  const z3::expr modulus = ctx.int_val(static_cast<int64_t>(span / 2)) * 2;
-  const z3::expr offset = ctx.int_val(static_cast<int64_t>(integral_min(kind)));
-  return z3::mod(exact - offset, modulus) + offset;
-}
 
 // 'abc%': the codes of its prefix (a starts-with test is cheaper for Z3 than a regex).
 std::optional<std::vector<unsigned>> literal_prefix(const std::vector<LikeElement>& elements) {
@@ -91,7 +86,16 @@ SymValue ExprEncoder::truth(const z3::expr& is_null, const z3::expr& value) cons
   return {is_null, value, Domain::Bool};
 }
 
-z3::expr ExprEncoder::is_true(const Expr& predicate) { return truth_is_true(encode(predicate)); }
+z3::expr ExprEncoder::is_true(const Expr& predicate) { return truth_is_true(encode_truth(predicate)); }
+
+// An untyped NULL (`x > 1 AND NULL`) stands where a truth value is expected: it is the NULL truth
+// value, whatever sort its payload was given.
+SymValue ExprEncoder::encode_truth(const Expr& e) {
+  SymValue v = encode(e);
+  if (v.domain == Domain::Bool) return v;
+  if (is_null_constant(v)) return truth(ctx_.bool_val(true), ctx_.bool_val(false));
+  throw std::invalid_argument("smt: a " + type_name(e.type) + " value where a truth value is expected");
+}
 
 SymValue ExprEncoder::encode(const Expr& e) {
   if (override_)
@@ -102,9 +106,9 @@ SymValue ExprEncoder::encode(const Expr& e) {
       if (e.leaf < 0) throw std::invalid_argument("smt: unbound column " + path_to_sql(e.path));
       return row_.column(e.leaf);
     case ExprKind::Compare: return compare(e);
-    case ExprKind::And: return truth_and(encode(*e.children[0]), encode(*e.children[1]));
-    case ExprKind::Or: return truth_or(encode(*e.children[0]), encode(*e.children[1]));
-    case ExprKind::Not: return truth_not(encode(*e.children[0]));
+    case ExprKind::And: return truth_and(encode_truth(*e.children[0]), encode_truth(*e.children[1]));
+    case ExprKind::Or: return truth_or(encode_truth(*e.children[0]), encode_truth(*e.children[1]));
+    case ExprKind::Not: return truth_not(encode_truth(*e.children[0]));
     case ExprKind::IsNull: return truth(ctx_.bool_val(false), encode(*e.children[0]).is_null);
     case ExprKind::IsNotNull: return truth(ctx_.bool_val(false), !encode(*e.children[0]).is_null);
     case ExprKind::In: return in_list(e);
@@ -118,7 +122,7 @@ SymValue ExprEncoder::encode(const Expr& e) {
     }
     case ExprKind::Arith: return arithmetic(e);
     case ExprKind::Cast: return cast(e);
-    case ExprKind::Call: return fresh(e.type, "function " + e.function + "()");
+    case ExprKind::Call: return call(e);
   }
   return fresh(e.type, "unknown expression");
 }
@@ -178,36 +182,47 @@ z3::expr ExprEncoder::like_regex(const std::vector<LikeElement>& elements) const
 }
 
 SymValue ExprEncoder::arithmetic(const Expr& e) {
-  const TypeKind kind = e.type.kind;
-  if (!is_integral(kind) || e.arith_op == ArithOp::Div || e.arith_op == ArithOp::Mod)
-    return fresh(e.type, std::string("arithmetic ") + arith_op_sql(e.arith_op) + " on " + type_name(e.type));
-  std::vector<SymValue> operands;
-  for (const ExprPtr& child : e.children) {
-    operands.push_back(encode(*child));
-    if (operands.back().domain != Domain::Int) return fresh(e.type, "mixed-type arithmetic");
-  }
-  z3::expr is_null = operands[0].is_null;
-  for (const SymValue& o : operands) is_null = is_null || o.is_null;
-  const z3::expr& a = operands[0].payload;
-  z3::expr exact = a;
-  switch (e.arith_op) {
-    case ArithOp::Neg: exact = -a; break;
-    case ArithOp::Add: exact = a + operands[1].payload; break;
-    case ArithOp::Sub: exact = a - operands[1].payload; break;
-    case ArithOp::Mul: exact = a * operands[1].payload; break;
-    default: break;
-  }
-  return {is_null, wrap_integral(exact, kind), Domain::Int};
+  std::vector<TypedValue> operands;
+  for (const ExprPtr& child : e.children) operands.push_back({encode(*child), child->type});
+  if (std::optional<SymValue> exact = encode_arithmetic(e.arith_op, operands, e.type)) return std::move(*exact);
+  std::string types;
+  for (const ExprPtr& child : e.children) types += (types.empty() ? "" : ", ") + type_name(child->type);
+  return fresh(e.type, std::string("arithmetic ") + arith_op_sql(e.arith_op) + " on " + types);
 }
 
 SymValue ExprEncoder::cast(const Expr& e) {
   const Expr& operand = *e.children[0];
   if (same_type(operand.type, e.cast_type)) return encode(operand);
-  if (is_integral(operand.type.kind) && is_integral(e.cast_type.kind)) {
-    const SymValue v = encode(operand);
-    return {v.is_null, wrap_integral(v.payload, e.cast_type.kind), Domain::Int};
-  }
+  if (std::optional<SymValue> exact = encode_numeric_cast({encode(operand), operand.type}, e.cast_type))
+    return std::move(*exact);
   return fresh(e.type, "CAST(" + type_name(operand.type) + " AS " + type_name(e.cast_type) + ")");
+}
+
+// A non-deterministic call may return any value of its type (rand() and random() one in [0, 1))
+// and never NULL; each occurrence on its own. Deterministic calls and values the witness cannot
+// carry (strings, arrays) stay unconstrained.
+SymValue ExprEncoder::call(const Expr& e) {
+  const Domain domain = domain_of(e.type);
+  const bool replayable = domain == Domain::Bool || domain == Domain::Int ||
+                          (domain == Domain::Float && e.type.kind == TypeKind::Double);
+  if (e.deterministic && is_deterministic_function(e.function)) return fresh(e.type, "function " + e.function + "()");
+  if (!replayable) return fresh(e.type, "function " + e.function + "() of type " + type_name(e.type));
+  const std::string name = "call_" + std::to_string(calls_.size()) + "_" + e.function;
+  z3::expr value = ctx_.constant(name.c_str(), payload_sort(ctx_, domain));
+  if (domain == Domain::Int) {
+    const bool date = e.type.kind == TypeKind::Date;
+    const int64_t low = is_integral(e.type.kind) ? integral_min(e.type.kind) : date ? INT32_MIN : INT64_MIN;
+    const int64_t high = is_integral(e.type.kind) ? integral_max(e.type.kind) : date ? INT32_MAX : INT64_MAX;
+    value = z3::ite(ctx_.int_val(low) <= value && value <= ctx_.int_val(high), value, ctx_.int_val(0));
+  } else if (domain == Domain::Float) {
+    const bool unit = e.function == "rand" || e.function == "random";
+    const z3::expr low = z3::expr(ctx_, Z3_mk_fpa_leq(ctx_, ctx_.fpa_val(unit ? 0.0 : -DBL_MAX), value));
+    const z3::expr high = unit ? z3::expr(ctx_, Z3_mk_fpa_lt(ctx_, value, ctx_.fpa_val(1.0)))
+                               : z3::expr(ctx_, Z3_mk_fpa_leq(ctx_, value, ctx_.fpa_val(DBL_MAX)));
+    value = z3::ite(low && high, value, ctx_.fpa_val(0.0));
+  }
+  calls_.push_back({&e, SymValue{ctx_.bool_val(false), value, domain}});
+  return calls_.back().value;
 }
 
 SymValue ExprEncoder::fresh(const DataType& type, const std::string& why) {

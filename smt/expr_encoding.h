@@ -1,10 +1,11 @@
 // Three-valued encoding of the predicate IR (SPEC §2, §3) over a symbolic row. Exact for
-// comparisons, <=>, IN (with NULL items), LIKE (Z3 regular expressions), BETWEEN, AND/OR/NOT,
-// IS [NOT] NULL, integer + - * and unary minus (Spark's non-ANSI overflow wraps: the result is
-// reduced modulo 2^bits into the result type's range), and casts between integral types (which
-// also wrap). Everything else — division and modulo, decimal and floating arithmetic, other
-// casts, every function call (deterministic or not) — is a fresh unconstrained value, NULL or not,
-// so the encoding never rules out anything a row can do; `over_approximated()` then says so.
+// comparisons, <=>, IN (with NULL items), LIKE (Z3 regular expressions), BETWEEN, AND/OR/NOT (an
+// untyped NULL there is the NULL truth value), IS [NOT] NULL, and the arithmetic and numeric
+// casts smt/numeric_encoding.h lists. Everything else — conversions of integral or decimal values
+// to floating point, other casts, deterministic function calls — is a fresh unconstrained value,
+// NULL or not, so the encoding never rules out anything a row can do; `over_approximated()` then
+// says so. A non-deterministic call is a free value of its type per occurrence, not an
+// approximation: the witness carries its value and the model evaluator replays it.
 #pragma once
 #include <functional>
 #include <optional>
@@ -38,13 +39,22 @@ class ExprEncoder {
   bool over_approximated() const { return !approximations_.empty(); }
   const std::set<std::string>& approximations() const { return approximations_; }
 
+  // Each occurrence of a non-deterministic call encoded so far, with its free value.
+  struct CallOccurrence {
+    const Expr* call;
+    SymValue value;
+  };
+  const std::vector<CallOccurrence>& calls() const { return calls_; }
+
  private:
+  SymValue encode_truth(const Expr& e);
   SymValue compare(const Expr& e);
   SymValue in_list(const Expr& e);
   SymValue like(const Expr& e);
   z3::expr like_regex(const std::vector<LikeElement>& elements) const;
   SymValue arithmetic(const Expr& e);
   SymValue cast(const Expr& e);
+  SymValue call(const Expr& e);
   SymValue fresh(const DataType& type, const std::string& why);
   SymValue truth(const z3::expr& is_null, const z3::expr& value) const;
 
@@ -54,6 +64,7 @@ class ExprEncoder {
   std::set<std::string> approximations_;
   int fresh_count_ = 0;
   NodeOverride override_;
+  std::vector<CallOccurrence> calls_;
 };
 
 // Three-valued connectives on Bool SymValues (shared with the skipping-expression encoder).

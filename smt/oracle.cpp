@@ -58,14 +58,14 @@ std::string plain_smt2(z3::context& ctx, const std::vector<z3::expr>& assertions
   return plain.to_smt2() ;
 }
 
-// Re-checks a witness outside Z3: the model evaluator must find the predicate TRUE and the
-// Z3-free consistency check must accept the row.
-std::optional<std::string> recheck(const Expr& predicate, const Row& row, const RowAllowance& allowance) {
-  const ConsistencyVerdict consistent = check_row_consistency(row, allowance);
+// Re-checks a witness outside Z3: the model evaluator, replaying the calls' values, must find the
+// predicate TRUE and the Z3-free consistency check must accept the row.
+std::optional<std::string> recheck(const Expr& predicate, const Sat& sat, const RowAllowance& allowance) {
+  const ConsistencyVerdict consistent = check_row_consistency(sat.witness, allowance);
   if (consistent.kind != Consistency::Consistent)
     return "witness violates " + consistent.reason;
   try {
-    const Truth t = evaluate(predicate, row);
+    const Truth t = evaluate(predicate, sat.witness, replayed_calls(sat));
     if (t != Truth::True) return std::string("the model evaluates the predicate to ") + truth_name(t);
   } catch (const std::exception& e) {
     return std::string("the model cannot evaluate the predicate: ") + e.what();
@@ -85,6 +85,11 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
   z3::context& ctx = state_->ctx;
   z3::solver& solver = state_->solver;
   const RowAllowance allowance = row_allowance(file, schema);
+  if (allowance.impossible) {
+    // No query: Z3 is not asked about stats no file carries.
+    if (options_.record_smt2) last_smt2_ = "; impossible stats: " + *allowance.impossible + "\n";
+    return ImpossibleStats{*allowance.impossible};
+  }
   const std::set<int> referenced = referenced_leaves(*predicate);
   const AllowanceSlice slice = slice_allowance(allowance, referenced, schema.leaves().size());
   std::set<char32_t> mentioned;
@@ -116,10 +121,20 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
     const auto started = std::chrono::steady_clock::now();
     z3::check_result outcome = solver.check();
     std::string problem;
-    std::optional<Row> witness;
+    std::optional<Sat> witness;
     const auto decode = [&] {
-      witness = row.decode(solver.get_model(), problem);
-      if (witness) witness = complete_witness(*witness, slice);
+      const z3::model model = solver.get_model();
+      witness.reset();
+      std::optional<Row> values = row.decode(model, problem);
+      if (!values) return;
+      Sat sat{complete_witness(*values, slice), {}};
+      for (const ExprEncoder::CallOccurrence& c : encoder.calls()) {
+        const std::string name = c.call->function + "() #" + std::to_string(sat.calls.size() + 1);
+        std::optional<Value> value = row.decode_value(model, c.value, c.call->type, name, problem);
+        if (!value) return;
+        sat.calls.push_back({c.call, name, std::move(*value)});
+      }
+      witness = std::move(sat);
     };
     if (outcome == z3::sat) decode();
     if (outcome == z3::sat && !witness && !row.alphabet_constraints().empty()) {
@@ -140,11 +155,11 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
       result = std::move(unsat);
     } else if (witness) {
       const std::optional<std::string> rejected = recheck(*predicate, *witness, allowance);
-      if (!rejected) result = Sat{std::move(*witness)};
+      if (!rejected) result = std::move(*witness);
       else if (encoder.over_approximated())
         result = Unknown{"over-approximated (" + *encoder.approximations().begin() +
                          "): the witness was not confirmed: " + *rejected};
-      else result = InternalError{"Z3 witness rejected outside Z3: " + *rejected, std::move(*witness)};
+      else result = InternalError{"Z3 witness rejected outside Z3: " + *rejected, std::move(witness->witness)};
     }
     return result;
   } catch (const z3::exception& e) {

@@ -6,12 +6,25 @@ namespace skipsound::smt {
 
 OracleVerdict verdict_of(const OracleResult& r) { return static_cast<OracleVerdict>(r.index()); }
 
+CallValues replayed_calls(const Sat& sat) {
+  CallValues calls;
+  for (const CallValue& c : sat.calls) calls.emplace(c.call, c.value);
+  return calls;
+}
+
+std::string calls_text(const Sat& sat) {
+  std::string text;
+  for (const CallValue& c : sat.calls) text += (text.empty() ? " with " : ", ") + c.name + " = " + to_display(c.value);
+  return text;
+}
+
 const char* verdict_name(OracleVerdict v) {
   switch (v) {
     case OracleVerdict::Unsat: return "UNSAT";
     case OracleVerdict::Sat: return "SAT";
     case OracleVerdict::Unknown: return "UNKNOWN";
     case OracleVerdict::InternalError: return "INTERNAL ERROR";
+    case OracleVerdict::ImpossibleStats: return "IMPOSSIBLE STATS";
   }
   return "?";
 }
@@ -23,8 +36,10 @@ std::string describe(const OracleResult& r, const Schema& schema) {
     for (const std::string& label : unsat->reason) reasons += (reasons.empty() ? "" : "; ") + label;
     return text + " (" + reasons + ")";
   }
-  if (const auto* sat = std::get_if<Sat>(&r)) return text + " (witness " + row_to_json(sat->witness, schema).dump() + ")";
+  if (const auto* sat = std::get_if<Sat>(&r))
+    return text + " (witness " + row_to_json(sat->witness, schema).dump() + calls_text(*sat) + ")";
   if (const auto* unknown = std::get_if<Unknown>(&r)) return text + " (" + unknown->reason + ")";
+  if (const auto* impossible = std::get_if<ImpossibleStats>(&r)) return text + " (" + impossible->reason + ")";
   const auto& error = std::get<InternalError>(r);
   return text + " (" + error.message + "; witness " + row_to_json(error.witness, schema).dump() + ")";
 }

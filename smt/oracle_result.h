@@ -4,6 +4,7 @@
 #include <variant>
 #include <vector>
 
+#include "model/evaluator.h"
 #include "model/row.h"
 
 namespace skipsound::smt {
@@ -13,10 +14,22 @@ namespace skipsound::smt {
 struct Unsat {
   std::vector<std::string> reason;
 };
-// A row consistent with the stats on which the predicate is TRUE, re-checked outside Z3.
+// What one occurrence of a non-deterministic call returned on the witness ("rand() #1").
+struct CallValue {
+  const Expr* call = nullptr;  // a node of the predicate the oracle was asked about
+  std::string name;
+  Value value;
+};
+
+// A row consistent with the stats on which the predicate is TRUE, re-checked outside Z3 — with
+// the values its non-deterministic calls returned, which the model evaluator replays.
 struct Sat {
   Row witness;
+  std::vector<CallValue> calls;
 };
+CallValues replayed_calls(const Sat& sat);
+// "", or " with rand() #1 = 0.25, now() #2 = …" for reports.
+std::string calls_text(const Sat& sat);
 // Timeout, unsupported construct, or an over-approximated witness that the model rejects.
 // Never a licence to skip.
 struct Unknown {
@@ -27,12 +40,19 @@ struct InternalError {
   std::string message;
   Row witness;
 };
+// No writer (SPEC §4, with the file's string prefix length) produces these stats, so no file
+// holds them and the question has no answer: neither a licence to skip nor a witness. `reason`
+// names the stat ("stats.s.min = abc (string prefix length 2: ...): longer than ...").
+struct ImpossibleStats {
+  std::string reason;
+};
 
-using OracleResult = std::variant<Unsat, Sat, Unknown, InternalError>;
+using OracleResult = std::variant<Unsat, Sat, Unknown, InternalError, ImpossibleStats>;
 
-enum class OracleVerdict { Unsat, Sat, Unknown, InternalError };
+enum class OracleVerdict { Unsat, Sat, Unknown, InternalError, ImpossibleStats };
 OracleVerdict verdict_of(const OracleResult& r);
-const char* verdict_name(OracleVerdict v);  // "UNSAT", "SAT", "UNKNOWN", "INTERNAL ERROR"
+// "UNSAT", "SAT", "UNKNOWN", "INTERNAL ERROR", "IMPOSSIBLE STATS"
+const char* verdict_name(OracleVerdict v);
 // One line for reports: "UNSAT (stats.x.max = 20; pred: x > 30)", "UNKNOWN (timeout)".
 std::string describe(const OracleResult& r, const Schema& schema);
 

@@ -142,6 +142,12 @@ std::vector<unsigned> RowSymbols::sequence_codes(const z3::model& model, const C
   return codes;
 }
 
+std::optional<Value> RowSymbols::decode_value(const z3::model& model, const SymValue& value, const DataType& type,
+                                              const std::string& name, std::string& problem) const {
+  if (model.eval(value.is_null, true).is_true()) return Value::null(type);
+  return decode_value(model, Leaf{-1, {name}, {name}, type, true}, Column{value, std::nullopt}, problem);
+}
+
 std::optional<Row> RowSymbols::decode(const z3::model& model, std::string& problem) const {
   Row row(schema_.leaves().size(), Value::null());
   for (const auto& [leaf, column] : columns_) {

@@ -36,6 +36,9 @@ class RowSymbols {
 
   // The row a model assigns; nullopt (with `problem` set) when a value cannot be decoded.
   std::optional<Row> decode(const z3::model& model, std::string& problem) const;
+  // A boolean, integral, date, timestamp or double value outside the row (a call's value).
+  std::optional<Value> decode_value(const z3::model& model, const SymValue& value, const DataType& type,
+                                    const std::string& name, std::string& problem) const;
 
  private:
   struct Column {

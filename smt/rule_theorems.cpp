@@ -62,16 +62,16 @@ SkipExprPtr substitute_literals(const SkipExprPtr& e, const PredicateTemplate& t
 // sentinel) is bound to its symbolic literal while encoding, on both the predicate and the
 // skipping side, so no constant is ever substituted after the fact.
 struct Encoding {
-  Encoding(z3::context& ctx, const PredicateTemplate& t, Mutant writer_mutant)
+  Encoding(z3::context& ctx, const PredicateTemplate& t, Mutant writer_mutant, int string_prefix_length)
       : ctx(ctx),
         t(t),
         alphabet(alphabet_for(t)),
         row(ctx, *t.schema, alphabet),
         literal_fields(literal_schema(t)),
         literals(ctx, *literal_fields, alphabet),
-        file(ctx, *t.schema, kBothColumns, alphabet, writer_mutant) {
-    row.use_sequences(string_leaves(*t.schema), kSymbolicStringCapacity);
-    literals.use_sequences(string_leaves(*literal_fields), kSymbolicStringCapacity);
+        file(ctx, *t.schema, kBothColumns, alphabet, writer_mutant, string_prefix_length) {
+    row.use_sequences(string_leaves(*t.schema), symbolic_string_capacity(string_prefix_length));
+    literals.use_sequences(string_leaves(*literal_fields), symbolic_string_capacity(string_prefix_length));
   }
 
   std::optional<SymValue> literal_for(const Value& v) {
@@ -188,9 +188,9 @@ double millis_since(std::chrono::steady_clock::time_point start) {
 // Why the file holding this row could not have been written with these stats, or nullopt. The
 // string-max-plain-prefix mutant is a writer: its stats are checked against the writer itself.
 std::optional<std::string> inconsistency(const SymbolicFile::Decoded& d, const Row& row,
-                                         const Schema& schema, Mutant mutant) {
+                                         const Schema& schema, Mutant mutant, int string_prefix_length) {
   if (mutant != Mutant::StringMaxPlainPrefix) {
-    const FileEvidence evidence{&d.stats, d.dv_cardinality, {}};
+    const FileEvidence evidence{&d.stats, d.dv_cardinality, {}, string_prefix_length};
     const ConsistencyVerdict v = check_row_consistency(row, row_allowance(evidence, schema));
     if (v.kind == Consistency::Consistent) return std::nullopt;
     return "the row is not consistent with the stats: " + v.reason;
@@ -202,7 +202,7 @@ std::optional<std::string> inconsistency(const SymbolicFile::Decoded& d, const R
       return "the row lies outside its file's true range";
     const std::optional<Value>& stored = d.stats.column(leaf).max;
     if (stored && truth.max.type.kind == TypeKind::String && !d.stats.wide() && d.dv_cardinality == 0 &&
-        truncate_string_max(truth.max.as_string(), kDefaultStringPrefixLength, mutant) != stored->as_string())
+        truncate_string_max(truth.max.as_string(), string_prefix_length, mutant) != stored->as_string())
       return "the mutant writer would not store this string max";
   }
   return std::nullopt;
@@ -270,8 +270,9 @@ struct TheoremSolver {
 // `judge(witness, result)` replays a model concretely before it may count as a counterexample.
 // An error in Z3 or in encoding leaves the verdict UNKNOWN with the reason.
 template <typename Assert, typename Judge>
-TheoremResult run_theorem(const PredicateTemplate& t, Mutant mutant, const SolverLimits& limits, bool with_row,
-                          const char* proved_note, Assert assert_formula, Judge judge) {
+TheoremResult run_theorem(const PredicateTemplate& t, Mutant mutant, const SolverLimits& limits,
+                          int string_prefix_length, bool with_row, const char* proved_note, Assert assert_formula,
+                          Judge judge) {
   const auto start = std::chrono::steady_clock::now();
   TheoremResult result{t.rule, t.type, TheoremVerdict::Unknown, "", std::nullopt, 0};
   std::optional<Witness> witness;
@@ -281,7 +282,7 @@ TheoremResult run_theorem(const PredicateTemplate& t, Mutant mutant, const Solve
   // has no strings to shorten).
   auto search = [&](bool short_strings) {
     TheoremSolver z3(limits);
-    Encoding enc(z3.ctx, t, mutant);
+    Encoding enc(z3.ctx, t, mutant, string_prefix_length);
     assert_formula(z3.solver, enc);
     if (short_strings) {
       const std::vector<z3::expr> facts = enc.short_string_facts(kShortStringLength);
@@ -322,7 +323,8 @@ TheoremResult run_theorem(const PredicateTemplate& t, Mutant mutant, const Solve
 
 }  // namespace
 
-RuleProver::RuleProver(SolverLimits limits) : limits_(limits) {}
+RuleProver::RuleProver(SolverLimits limits, int string_prefix_length)
+    : limits_(limits), string_prefix_length_(string_prefix_length) {}
 
 TheoremResult RuleProver::prove_sound(const PredicateTemplate& t, Mutant mutant) {
   const StatsEligibility eligibility(*t.schema, StatsConfig{});
@@ -339,7 +341,7 @@ namespace {
 // Replays a soundness witness through the concrete code: COUNTEREXAMPLE only when the concrete
 // logic skips, the model evaluator finds the predicate TRUE and the row fits the stats.
 void judge_witness(const PredicateTemplate& t, const SkippingPredicate& claimed, Mutant mutant,
-                   const Witness& w, TheoremResult& result) {
+                   int string_prefix_length, const Witness& w, TheoremResult& result) {
   const ExprPtr instantiated = instantiate(t, w.literals);
   const SkippingPredicate concrete{substitute_literals(claimed.expr, t, w.literals), claimed.referenced};
   TheoremCounterexample cex = counterexample(w.file, w.literals, w.row, instantiated, concrete.expr, *t.schema);
@@ -348,7 +350,7 @@ void judge_witness(const PredicateTemplate& t, const SkippingPredicate& claimed,
     result.note = "witness not confirmed: the concrete logic keeps the file";
   } else if (evaluate(*instantiated, *w.row) != Truth::True) {
     result.note = "witness not confirmed: the model evaluator does not find the predicate TRUE";
-  } else if (const auto why = inconsistency(w.file, *w.row, *t.schema, mutant)) {
+  } else if (const auto why = inconsistency(w.file, *w.row, *t.schema, mutant, string_prefix_length)) {
     result.note = "witness not confirmed: " + *why;
   } else {
     result.verdict = TheoremVerdict::Counterexample;
@@ -361,7 +363,7 @@ void judge_witness(const PredicateTemplate& t, const SkippingPredicate& claimed,
 TheoremResult RuleProver::prove_claim_sound(const PredicateTemplate& t, const SkippingPredicate& claimed,
                                             Mutant mutant) {
   return run_theorem(
-      t, mutant, limits_, true, "unsat",
+      t, mutant, limits_, string_prefix_length_, true, "unsat",
       [&](z3::solver& solver, Encoding& enc) {
         solver.add(enc.file.holds_row(enc.row));
         solver.add(enc.matches(*t.predicate));
@@ -370,7 +372,9 @@ TheoremResult RuleProver::prove_claim_sound(const PredicateTemplate& t, const Sk
         for (const z3::expr& f : enc.row.type_constraints()) solver.add(f);
         for (const z3::expr& f : enc.slot_facts()) solver.add(f);
       },
-      [&](const Witness& w, TheoremResult& result) { judge_witness(t, claimed, mutant, w, result); });
+      [&](const Witness& w, TheoremResult& result) {
+        judge_witness(t, claimed, mutant, string_prefix_length_, w, result);
+      });
 }
 
 namespace {
@@ -438,7 +442,8 @@ TheoremResult RuleProver::prove_exact(const PredicateTemplate& t, ExactnessScope
       result.note = "example not confirmed: the concrete logic skips the file";
     }
   };
-  return run_theorem(t, Mutant::None, limits_, false, "exact: every kept file holds a matching row",
+  return run_theorem(t, Mutant::None, limits_, string_prefix_length_, false,
+                     "exact: every kept file holds a matching row",
                      assert_formula, judge);
 }
 

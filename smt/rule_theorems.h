@@ -12,6 +12,7 @@
 #include "checker/skipping_expr.h"
 #include "model/row.h"
 #include "model/stats.h"
+#include "model/string_truncation.h"
 #include "smt/predicate_template.h"
 #include "smt/solver_limits.h"
 
@@ -55,7 +56,8 @@ inline constexpr SolverLimits kProverLimits{50'000'000, 0};
 
 class RuleProver {
  public:
-  explicit RuleProver(SolverLimits limits = kProverLimits);
+  // `string_prefix_length`: the writer's N (SPEC §4), for the symbolic file and the replay.
+  explicit RuleProver(SolverLimits limits = kProverLimits, int string_prefix_length = kDefaultStringPrefixLength);
 
   // Soundness of the production rule under `mutant`.
   TheoremResult prove_sound(const PredicateTemplate& t, Mutant mutant = Mutant::None);
@@ -70,6 +72,7 @@ class RuleProver {
 
  private:
   SolverLimits limits_;
+  int string_prefix_length_;
 };
 
 }  // namespace skipsound::smt

@@ -1,5 +1,6 @@
 #include "smt/symbolic_file.h"
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -42,11 +43,16 @@ SymValue first_codes(const SymValue& v, int n) {
 
 z3::expr longer_than(const SymValue& v, int n) { return sequence(v).length > v.is_null.ctx().int_val(n); }
 
-std::unique_ptr<RowSymbols> sequence_symbols(z3::context& ctx, const Schema& shadow, const CodePointMap& alphabet) {
+std::unique_ptr<RowSymbols> sequence_symbols(z3::context& ctx, const Schema& shadow, const CodePointMap& alphabet,
+                                             int string_prefix_length) {
   auto symbols = std::make_unique<RowSymbols>(ctx, shadow, alphabet);
-  symbols->use_sequences(string_leaves(shadow), kSymbolicStringCapacity);
+  symbols->use_sequences(string_leaves(shadow), symbolic_string_capacity(string_prefix_length));
   return symbols;
 }
+
+// What a writer keeps exact whichever way it counts: a string of at most N/2 code points has at
+// most N UTF-16 units, so it is stored as it is.
+int exact_string_length(int string_prefix_length) { return string_prefix_length / 2; }
 
 std::vector<StructField> shadow_fields(const Schema& schema, const std::vector<int>& leaves) {
   const DataType count = DataType::of(TypeKind::Long);
@@ -67,6 +73,11 @@ std::vector<StructField> shadow_fields(const Schema& schema, const std::vector<i
 }
 
 }  // namespace
+
+int symbolic_string_capacity(int string_prefix_length) {
+  constexpr int kDefaultCapacity = kDefaultStringPrefixLength + 2;
+  return std::max(kDefaultCapacity, string_prefix_length + 2);
+}
 
 std::set<int> string_leaves(const Schema& schema) {
   std::set<int> strings;
@@ -93,13 +104,14 @@ z3::expr sequence_is_prefix(const CodeSequence& prefix, const CodeSequence& s) {
 }
 
 SymbolicFile::SymbolicFile(z3::context& ctx, const Schema& schema, const std::vector<int>& leaves,
-                           const CodePointMap& alphabet, Mutant writer_mutant)
+                           const CodePointMap& alphabet, Mutant writer_mutant, int string_prefix_length)
     : ctx_(ctx),
       schema_(schema),
       leaves_(leaves),
       writer_mutant_(writer_mutant),
+      string_prefix_length_(string_prefix_length),
       shadow_(std::make_unique<Schema>(shadow_fields(schema, leaves))),
-      symbols_(sequence_symbols(ctx, *shadow_, alphabet)),
+      symbols_(sequence_symbols(ctx, *shadow_, alphabet, string_prefix_length)),
       num_records_(symbols_->column(kFieldsPerColumn * leaves.size())),
       physical_rows_(symbols_->column(kFieldsPerColumn * leaves.size() + 1)),
       dv_cardinality_(symbols_->column(kFieldsPerColumn * leaves.size() + 2)),
@@ -122,20 +134,21 @@ z3::expr SymbolicFile::exact() const { return !wide_ && dv_cardinality_.payload 
 z3::expr SymbolicFile::written_min(const SymbolicColumn& c, const DataType& type) const {
   if (is_timestamp(type.kind)) return c.min.payload == floor_to_milli(c.true_min.payload);
   if (type.kind != TypeKind::String) return sym_equal(c.min, c.true_min);
-  return z3::ite(!longer_than(c.true_min, kSymbolicExactStringLength), sym_equal(c.min, c.true_min),
+  const int exact_length = exact_string_length(string_prefix_length_);
+  return z3::ite(!longer_than(c.true_min, exact_length), sym_equal(c.min, c.true_min),
                  sequence_is_prefix(sequence(c.min), sequence(c.true_min)) &&
-                     sequence(c.min).length >= ctx_.int_val(kSymbolicExactStringLength));
+                     sequence(c.min).length >= ctx_.int_val(exact_length));
 }
 
 z3::expr SymbolicFile::written_max(const SymbolicColumn& c, const DataType& type) const {
   if (is_timestamp(type.kind)) return c.max.payload == floor_to_milli(c.true_max.payload);
   if (type.kind != TypeKind::String) return sym_equal(c.max, c.true_max);
   if (writer_mutant_ == Mutant::StringMaxPlainPrefix)
-    return sym_equal(c.max, first_codes(c.true_max, kDefaultStringPrefixLength));
-  return z3::ite(!longer_than(c.true_max, kSymbolicExactStringLength), sym_equal(c.max, c.true_max),
+    return sym_equal(c.max, first_codes(c.true_max, string_prefix_length_));
+  const int exact_length = exact_string_length(string_prefix_length_);
+  return z3::ite(!longer_than(c.true_max, exact_length), sym_equal(c.max, c.true_max),
                  at_most(c.true_max, c.max) &&
-                     sequence_is_prefix(sequence_first(sequence(c.true_max), kSymbolicExactStringLength),
-                                        sequence(c.max)));
+                     sequence_is_prefix(sequence_first(sequence(c.true_max), exact_length), sequence(c.max)));
 }
 
 z3::expr SymbolicFile::bounded_min(const SymbolicColumn& c, const DataType& type) const {
@@ -146,7 +159,7 @@ z3::expr SymbolicFile::bounded_min(const SymbolicColumn& c, const DataType& type
 z3::expr SymbolicFile::bounded_max(const SymbolicColumn& c, const DataType& type) const {
   if (is_timestamp(type.kind)) return c.max.payload >= floor_to_milli(c.true_max.payload);
   if (type.kind == TypeKind::String && writer_mutant_ == Mutant::StringMaxPlainPrefix)
-    return at_most(first_codes(c.true_max, kDefaultStringPrefixLength), c.max);
+    return at_most(first_codes(c.true_max, string_prefix_length_), c.max);
   return at_most(c.true_max, c.max);
 }
 

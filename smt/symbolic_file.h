@@ -21,19 +21,15 @@
 
 namespace skipsound::smt {
 
-// Every string in the theorems is a bounded code sequence of this capacity (smt/string_sequence.h):
-// Z3 4.8.12's string solver times out on str.< between symbolic strings, integers do not. The
-// capacity covers Delta's 32-character stats prefix and the characters past it that truncation
-// (and the string-max-plain-prefix mutant) turn on, so string theorems are proved for every
-// string of up to this many code points.
-inline constexpr int kSymbolicStringCapacity = 34;
+// Every string in the theorems is a bounded code sequence (smt/string_sequence.h): Z3 4.8.12's
+// string solver times out on str.< between symbolic strings, integers do not. The capacity
+// covers the stats prefix length N and the characters past it that truncation (and the
+// string-max-plain-prefix mutant) turn on — 34 at Delta's default N = 32 — so string theorems are
+// proved for every string of up to this many code points.
+int symbolic_string_capacity(int string_prefix_length);
 std::set<int> string_leaves(const Schema& schema);  // the leaves to encode as sequences
 CodeSequence sequence_first(const CodeSequence& s, int n);  // substr(s, 1, n)
 z3::expr sequence_is_prefix(const CodeSequence& prefix, const CodeSequence& s);
-
-// What a writer with no string truncation quirks keeps exact: strings up to this many code points
-// are stored as they are (well below the 32-char prefix, whichever way a writer counts).
-inline constexpr int kSymbolicExactStringLength = 16;
 
 // The hidden truth and the stored stats of one column.
 struct SymbolicColumn {
@@ -47,8 +43,9 @@ class SymbolicFile {
  public:
   // `leaves`: the schema leaves the file describes. `writer_mutant`: Mutant::StringMaxPlainPrefix
   // makes the writer store the plain prefix as the string max; every other value is ignored here.
+  // `string_prefix_length`: the writer's N (SPEC §4).
   SymbolicFile(z3::context& ctx, const Schema& schema, const std::vector<int>& leaves,
-               const CodePointMap& alphabet, Mutant writer_mutant);
+               const CodePointMap& alphabet, Mutant writer_mutant, int string_prefix_length);
 
   // What any file's stats satisfy: counts in range, bounds written from the truth.
   std::vector<z3::expr> facts() const;
@@ -93,6 +90,7 @@ class SymbolicFile {
   const Schema& schema_;
   std::vector<int> leaves_;
   Mutant writer_mutant_;
+  int string_prefix_length_;
   std::unique_ptr<Schema> shadow_;
   std::unique_ptr<RowSymbols> symbols_;
   SymValue num_records_, physical_rows_, dv_cardinality_;

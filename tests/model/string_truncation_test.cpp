@@ -1,9 +1,12 @@
 #include "model/string_truncation.h"
 
+#include <set>
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include "model/input_error.h"
+#include "model/utf8.h"
 
 namespace skipsound {
 namespace {
@@ -112,6 +115,89 @@ RC_GTEST_PROP(StringTruncationProp, MinIsAPrefixAndMaxIsAnUpperBound, ()) {
   RC_ASSERT(s.compare(0, min.size(), min) == 0);
   RC_ASSERT(utf8_compare(min, s) <= 0);
   if (const auto max = truncate_string_max(s, n)) RC_ASSERT(utf8_compare(*max, s) >= 0);
+}
+
+
+// ---- reading stored stats back (the writer's inverse) ----
+
+// Every string over a small alphabet that holds each character class the writer treats apart:
+// ASCII below U+007F, U+007F, a BMP character above it, a surrogate pair and U+10FFFF.
+std::vector<std::string> strings_up_to(size_t length) {
+  const std::vector<std::string> alphabet{std::string(1, '\0'), "a", kDel, kEAcute, kGrin, kMaxCodePoint};
+  std::vector<std::string> all{""};
+  for (size_t begin = 0, n = 0; n < length; ++n) {
+    const size_t end = all.size();
+    for (size_t i = begin; i < end; ++i)
+      for (const std::string& c : alphabet) all.push_back(all[i] + c);
+    begin = end;
+  }
+  return all;
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
+
+// The true max T lies in what the reading of its stored max allows.
+bool reading_allows(const StoredMax& read, const std::string& stored, const std::string& t) {
+  if (t == stored) return read.kind == StoredString::Exact || read.kind == StoredString::MayBeTruncated;
+  if (read.kind != StoredString::Truncated && read.kind != StoredString::MayBeTruncated) return false;
+  if (t.size() <= read.kept.size() || !starts_with(t, read.kept) || utf8_compare(t, stored) >= 0) return false;
+  const char32_t next = decode_utf8(t.substr(read.kept.size())).front();
+  return read.next_low <= next && next <= read.next_high;
+}
+
+// For every string of up to 5 characters and N from 1 to 4: the writer's output is read as
+// possible and its reading allows the string it was written from (exact exactly when unchanged).
+TEST(StoredStrings, EveryWriterOutputIsReadAsPossibleAndAllowsItsSource) {
+  for (int n = 1; n <= 4; ++n) {
+    for (const std::string& t : strings_up_to(5)) {
+      const std::string min = truncate_string_min(t, n);
+      const StoredString min_read = read_stored_min(min, n);
+      ASSERT_NE(min_read, StoredString::Impossible) << "N=" << n;
+      if (min == t) {
+        EXPECT_NE(min_read, StoredString::Truncated) << "N=" << n;
+      } else {
+        EXPECT_EQ(min_read, StoredString::MayBeTruncated) << "N=" << n;
+        EXPECT_TRUE(starts_with(t, min));
+      }
+      const std::optional<std::string> max = truncate_string_max(t, n);
+      if (!max) continue;
+      const StoredMax max_read = read_stored_max(*max, n);
+      ASSERT_NE(max_read.kind, StoredString::Impossible) << "N=" << n;
+      EXPECT_TRUE(reading_allows(max_read, *max, t)) << "N=" << n << " kind " << stored_string_name(max_read.kind);
+    }
+  }
+}
+
+// The converse: a stored value read as possible is some string's output (the witness a reading
+// names — the value itself, or kept + its lowest next character — is short enough to be listed).
+TEST(StoredStrings, ImpossibleMeansNoWriterOutput) {
+  for (int n = 1; n <= 4; ++n) {
+    std::set<std::string> mins, maxes;
+    for (const std::string& t : strings_up_to(5)) {
+      mins.insert(truncate_string_min(t, n));
+      if (const auto max = truncate_string_max(t, n)) maxes.insert(*max);
+    }
+    for (const std::string& stored : strings_up_to(4)) {
+      EXPECT_EQ(mins.count(stored) == 1, read_stored_min(stored, n) != StoredString::Impossible) << "N=" << n;
+      EXPECT_EQ(maxes.count(stored) == 1, read_stored_max(stored, n).kind != StoredString::Impossible)
+          << "N=" << n;
+    }
+  }
+}
+
+TEST(StoredStrings, ExamplesFromTheWriterRules) {
+  EXPECT_EQ(read_stored_min("ab", 2), StoredString::MayBeTruncated);
+  EXPECT_EQ(read_stored_min("a", 2), StoredString::Exact);
+  EXPECT_EQ(read_stored_min("abc", 2), StoredString::Impossible);
+  // A tie-breaker after fewer than N units is a plain character: the max is exact.
+  EXPECT_EQ(read_stored_max("A" + kDel, 32).kind, StoredString::Exact);
+  EXPECT_EQ(read_stored_max("ab" + kDel, 2).kind, StoredString::Truncated);
+  EXPECT_EQ(read_stored_max("ab" + kDel, 2).kept, "ab");
+  // Within 2N units, a U+10FFFF tail may be the true max itself.
+  EXPECT_EQ(read_stored_max("ab" + kMaxCodePoint, 2).kind, StoredString::MayBeTruncated);
+  EXPECT_EQ(read_stored_max("abcd", 2).kind, StoredString::Impossible);
+  // One surrogate pair past N - 1 units: the cut keeps it whole.
+  EXPECT_EQ(read_stored_max("a" + kGrin + kDel, 2).kind, StoredString::Truncated);
 }
 
 }  // namespace

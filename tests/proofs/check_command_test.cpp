@@ -157,5 +157,101 @@ TEST(CheckOwnDecisions, SmtDumpWritesOneQueryPerFile) {
   std::filesystem::remove_all(dir);
 }
 
+
+// ---- the string prefix length (issue 13) ----
+
+const std::string kPredicatesSchema = std::string(SKIPSOUND_SOURCE_DIR) + "/tests/corpus/schemas/predicates.json";
+
+// A file under the system's temporary folder holding `text`.
+std::string temp_file(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / ("skipsound_check_" + name);
+  std::ofstream(path, std::ios::binary) << text;
+  return path.string();
+}
+
+// With N = 2 the writer stores the row "aba" as min "ab", max "ab" + U+007F; the oracle must read
+// them with the same N and find the row.
+TEST(CheckOwnDecisions, RowsAreWrittenAndJudgedWithOnePrefixLength) {
+  CheckArguments args;
+  args.predicate = "s > 'ab'";
+  args.inputs.schema_file = kPredicatesSchema;
+  args.inputs.rows_file = temp_file("aba.jsonl", "{\"s\":\"aba\"}\n");
+  args.inputs.string_prefix_length = 2;
+  const CheckRun r = run(args);
+  EXPECT_EQ(r.exit_code, kExitOk);
+  EXPECT_FALSE(contains(r.out, "missed skip")) << r.out;
+  EXPECT_TRUE(contains(r.out, "KEEP (a row may match: {")) << r.out;
+}
+
+std::string skipped_decision(const std::string& stats) {
+  const std::string schema = read_text_file(kPredicatesSchema);
+  nlohmann::json line{{"predicate", "s > 'ab'"},
+                      {"schema", nlohmann::json::parse(schema)},
+                      {"stats", stats},
+                      {"decision", "skipped"},
+                      {"file", "f"}};
+  return line.dump() + "\n";
+}
+
+TEST(CheckDecisions, PrefixLengthOptionAppliesToJudgedStats) {
+  CheckArguments args;
+  args.decisions_file = temp_file(
+      "prefix_decisions.jsonl",
+      skipped_decision(R"({"numRecords":1,"minValues":{"s":"ab"},"maxValues":{"s":"ab\u007f"},"nullCount":{"s":0}})"));
+  args.inputs.string_prefix_length = 2;
+  const CheckRun unsound = run(args);
+  EXPECT_EQ(unsound.exit_code, kExitFinding) << unsound.out;
+  EXPECT_TRUE(contains(unsound.out, "f: UNSOUND SKIP (witness row {\"s\":\"ab")) << unsound.out;
+  // At the default N = 32 the same stats name two values for one row: no writer stores them.
+  args.inputs.string_prefix_length.reset();
+  const CheckRun impossible = run(args);
+  EXPECT_EQ(impossible.exit_code, kExitOk) << impossible.out;
+  EXPECT_TRUE(contains(impossible.out, "f: IMPOSSIBLE STATS (SKIP not judged")) << impossible.out;
+  EXPECT_TRUE(contains(impossible.out, "1 impossible stats")) << impossible.out;
+}
+
+// "A" + U+007F is shorter than N units, so it is an exact max: a one-row file cannot also have min "A".
+TEST(CheckDecisions, ExactMaxEndingInATieBreakerIsNotJudgedUnsound) {
+  CheckArguments args;
+  args.decisions_file = temp_file(
+      "exact_max_decisions.jsonl",
+      skipped_decision(R"({"numRecords":1,"minValues":{"s":"A"},"maxValues":{"s":"A\u007f"},"nullCount":{"s":0}})"));
+  const CheckRun r = run(args);
+  EXPECT_EQ(r.exit_code, kExitOk) << r.out;
+  EXPECT_FALSE(contains(r.out, "UNSOUND SKIP (")) << r.out;
+  EXPECT_TRUE(contains(r.out, "IMPOSSIBLE STATS")) << r.out;
+}
+
+// Issue 13: an untyped NULL where a truth value is expected is decided, not a Z3 sort error.
+TEST(CheckOwnDecisions, UntypedNullInABooleanPositionIsDecided) {
+  CheckArguments args;
+  args.inputs.schema_file = kPredicatesSchema;
+  args.inputs.stats_json = R"({"numRecords":1,"minValues":{"i":1},"maxValues":{"i":1},"nullCount":{"i":0}})";
+  for (const char* predicate : {"i > 1 AND NULL", "NULL", "NOT NULL", "NULL OR i > 1"}) {
+    args.predicate = predicate;
+    const CheckRun r = run(args);
+    EXPECT_FALSE(contains(r.out, "UNKNOWN")) << predicate << "\n" << r.out;
+    EXPECT_TRUE(contains(r.out, "SKIP, proved (") || contains(r.out, "missed skip")) << predicate << "\n" << r.out;
+  }
+}
+
+
+// Issue 13: a skip of a file for a predicate on rand() is unsound, and the witness says what rand()
+// returned.
+TEST(CheckDecisions, SkipOnANonDeterministicFilterIsUnsoundWithTheCallsValue) {
+  CheckArguments args;
+  const std::string schema = read_text_file(kPredicatesSchema);
+  const nlohmann::json line{{"predicate", "rand() < 0.5"},
+                            {"schema", nlohmann::json::parse(schema)},
+                            {"stats", R"({"numRecords":1,"minValues":{"i":1},"maxValues":{"i":1},"nullCount":{"i":0}})"},
+                            {"decision", "skipped"},
+                            {"file", "r"}};
+  args.decisions_file = temp_file("rand_decisions.jsonl", line.dump() + "\n");
+  const CheckRun r = run(args);
+  EXPECT_EQ(r.exit_code, kExitFinding) << r.out;
+  EXPECT_TRUE(contains(r.out, "r: UNSOUND SKIP (witness row {")) << r.out;
+  EXPECT_TRUE(contains(r.out, " with rand() #1 = ")) << r.out;
+}
+
 }  // namespace
 }  // namespace skipsound::cli

@@ -23,11 +23,12 @@ struct Case {
   Schema schema;
   FileStats stats;
   int64_t deleted = 0;
+  int string_prefix_length = kDefaultStringPrefixLength;
 
+  FileEvidence evidence() const { return FileEvidence{&stats, deleted, {}, string_prefix_length}; }
   OracleResult ask(const std::string& predicate) {
     Oracle oracle;
-    FileEvidence file{&stats, deleted, {}};
-    return oracle.check(parse_and_bind(predicate, schema), schema, file);
+    return oracle.check(parse_and_bind(predicate, schema), schema, evidence());
   }
 };
 
@@ -54,13 +55,19 @@ void expect_sat(Case& c, const std::string& predicate) {
   ASSERT_EQ(verdict_of(r), OracleVerdict::Sat) << predicate << ": " << describe(r, c.schema);
   const Row& w = std::get<Sat>(r).witness;
   EXPECT_EQ(evaluate(*parse_and_bind(predicate, c.schema), w), Truth::True);
-  FileEvidence file{&c.stats, c.deleted, {}};
-  EXPECT_EQ(check_row_consistency(w, row_allowance(file, c.schema)).kind, Consistency::Consistent);
+  EXPECT_EQ(check_row_consistency(w, row_allowance(c.evidence(), c.schema)).kind, Consistency::Consistent);
 }
 
 void expect_unsat(Case& c, const std::string& predicate) {
   const OracleResult r = c.ask(predicate);
   EXPECT_EQ(verdict_of(r), OracleVerdict::Unsat) << predicate << ": " << describe(r, c.schema);
+}
+
+// No writer stores these stats: the oracle says so instead of answering.
+void expect_impossible(Case& c, const std::string& predicate, const std::string& reason_part) {
+  const OracleResult r = c.ask(predicate);
+  ASSERT_EQ(verdict_of(r), OracleVerdict::ImpossibleStats) << predicate << ": " << describe(r, c.schema);
+  EXPECT_NE(std::get<ImpossibleStats>(r).reason.find(reason_part), std::string::npos) << describe(r, c.schema);
 }
 
 TEST(Oracle, RangeOnTightLongStats) {
@@ -90,9 +97,9 @@ TEST(Oracle, DeliberatelyWrongSkipIsAnsweredWithAWitness) {
   expect_sat(c, "x IS NULL");
 }
 
-TEST(Oracle, SingleRecordWithDifferentMinAndMaxHasNoConsistentRow) {
+TEST(Oracle, SingleRecordWithDifferentMinAndMaxIsImpossible) {
   Case c{schema_of({{"x", TypeKind::Long}}), stats(1, {column(i64(1), i64(2), 0)})};
-  expect_unsat(c, "x = 1 OR x = 2 OR x IS NULL OR x > 0 OR x <= 0");
+  expect_impossible(c, "x = 1 OR x = 2 OR x IS NULL OR x > 0 OR x <= 0", "stats.x.nullCount = 0");
 }
 
 TEST(Oracle, TwoRecordsOneNullForcesMinEqualsMax) {
@@ -101,8 +108,8 @@ TEST(Oracle, TwoRecordsOneNullForcesMinEqualsMax) {
   expect_sat(c, "x IS NULL");
   expect_unsat(c, "x <> 5");
   Case different{schema_of({{"x", TypeKind::Long}}), stats(2, {column(i64(5), i64(6), 1)})};
-  // One non-null row cannot be both min 5 and max 6: no row is consistent at all.
-  expect_unsat(different, "x IS NULL OR x = 5 OR x = 6");
+  // One non-null row cannot be both min 5 and max 6: no writer stores these stats.
+  expect_impossible(different, "x IS NULL OR x = 5 OR x = 6", "live rows = 2");
 }
 
 TEST(Oracle, NanIsGreatestAndEqualToItselfAndSignedZerosAreEqual) {
@@ -186,12 +193,14 @@ TEST(Oracle, TruncatedStringsWithMultiByteCharactersAndTopCodePoint) {
 TEST(Oracle, LongStringsAgainstConstantsAnswerSatOrUnsat) {
   const std::string a40(40, 'a');
   const std::string a32(32, 'a');
-  // A 32-character truncated min: every value starts with it or is above it.
-  Case c{schema_of({{"s", TypeKind::String}}), stats(10, {column(str(a32), str(a32 + "zz"), 0)})};
+  // A 32-character truncated min: every value starts with it or is above it. The max is cut
+  // after 32 characters, and U+007F says the next one was below it.
+  Case c{schema_of({{"s", TypeKind::String}}), stats(10, {column(str(a32), str(a32 + "\x7F"), 0)})};
   expect_sat(c, "s = '" + a40 + "'");
   expect_sat(c, "s > '" + a40 + "' AND s < '" + a32 + "b'");
   expect_unsat(c, "s < '" + a32 + "'");
-  expect_unsat(c, "s > '" + a32 + "zz'");
+  expect_unsat(c, "s >= '" + a32 + "\x7F'");
+  expect_sat(c, "s > '" + a32 + "~'");
   expect_sat(c, "s LIKE '" + a32 + "_z%'");
   expect_unsat(c, "s LIKE 'b%'");
   expect_sat(c, "s IN ('" + a40 + "', 'zzz')");
@@ -217,10 +226,10 @@ TEST(Oracle, ColumnsThePredicateIgnoresStillConstrainTheWitness) {
   expect_sat(c, "x = 1");
   const auto r = c.ask("x = 1");
   EXPECT_EQ(std::get<Sat>(r).witness[1], str("q"));
-  // A column whose stats admit no row makes every predicate unsat, mentioned or not.
+  // A column whose stats no writer stores makes the whole file impossible, mentioned or not.
   Case none{schema_of({{"x", TypeKind::Long}, {"y", TypeKind::Long}}),
             stats(1, {column(i64(1), i64(1), 0), column(i64(1), i64(2), 0)})};
-  expect_unsat(none, "x = 1");
+  expect_impossible(none, "x = 1", "stats.y.nullCount");
 }
 
 TEST(Oracle, TopCodePointIsNotTheEmptyString) {
@@ -247,6 +256,121 @@ TEST(Oracle, UnconstrainedFunctionsNeverProveASkip) {
   Case c{schema_of({{"x", TypeKind::Long}}), stats(10, {column(i64(20), i64(30), 0)})};
   const OracleResult r = c.ask("rand() < 0.5");
   EXPECT_NE(verdict_of(r), OracleVerdict::Unsat) << describe(r, c.schema);
+}
+
+// Issue 13: a NULL literal where a truth value is expected is the NULL truth value.
+TEST(Oracle, UntypedNullInABooleanPosition) {
+  Case c{schema_of({{"i", TypeKind::Int}}),
+         stats(1, {column(Value::integral(TypeKind::Int, 1), Value::integral(TypeKind::Int, 1), 0)})};
+  for (const char* never_true : {"i > 1 AND NULL", "NULL", "NOT NULL", "i = 1 AND NULL", "NULL OR i > 1"})
+    expect_unsat(c, never_true);
+  expect_sat(c, "NULL OR i = 1");
+  expect_sat(c, "(i > 1 AND NULL) IS NULL");
+}
+
+// The stats prefix length is the file's, not a constant: with N = 2, a row "aba" is stored as
+// min "ab", max "ab" + U+007F, and it matches s > 'ab'.
+TEST(Oracle, StringPrefixLengthComesFromTheEvidence) {
+  Case c{schema_of({{"s", TypeKind::String}}), stats(1, {column(str("ab"), str("ab\x7F"), 0)})};
+  c.string_prefix_length = 2;
+  expect_sat(c, "s > 'ab'");
+  const OracleResult r = c.ask("s < 'ab'");
+  ASSERT_EQ(verdict_of(r), OracleVerdict::Unsat) << describe(r, c.schema);
+  std::string reasons;
+  for (const std::string& label : std::get<Unsat>(r).reason) reasons += label + "; ";
+  EXPECT_NE(reasons.find("string prefix length 2"), std::string::npos) << reasons;
+  // At N = 32 the same max is exact, and a single row cannot be both "ab" and "ab" + U+007F.
+  c.string_prefix_length = 32;
+  expect_impossible(c, "s > 'ab'", "string prefix length 32");
+}
+
+// SPEC §4: a max is cut only after N units; "A" + U+007F at N = 32 is exact, so one row holding
+// "A" could not have written it.
+TEST(Oracle, ShortMaxEndingInATieBreakerIsExact) {
+  Case c{schema_of({{"s", TypeKind::String}}), stats(1, {column(str("A"), str("A\x7F"), 0)})};
+  expect_impossible(c, "s = 'A'", "max exact");
+  Case two{schema_of({{"s", TypeKind::String}}), stats(2, {column(str("A"), str("A\x7F"), 0)})};
+  expect_sat(two, "s = 'A\x7F'");
+  expect_unsat(two, "s > 'A\x7F'");
+}
+
+TEST(Oracle, StatsNoWriterStoresAreImpossible) {
+  Case long_min{schema_of({{"s", TypeKind::String}}), stats(3, {column(str("abc"), str("b"), 0)})};
+  long_min.string_prefix_length = 2;
+  expect_impossible(long_min, "s = 'b'", "longer than the string prefix length 2");
+  Case bad_max{schema_of({{"s", TypeKind::String}}), stats(3, {column(str("a"), str("abcd"), 0)})};
+  bad_max.string_prefix_length = 2;
+  expect_impossible(bad_max, "s = 'a'", "not a string max a writer with prefix length 2 stores");
+  Case unordered{schema_of({{"x", TypeKind::Long}}), stats(3, {column(i64(5), i64(4), 0)}, false)};
+  expect_impossible(unordered, "x = 4", "is above");
+}
+
+// A max that is certainly cut lies strictly above every value, and the row holding the true max
+// continues the kept prefix with a character the tie-breaker stands for.
+TEST(Oracle, CutMaxIsAStrictBoundAndNamesTheNextCharacter) {
+  Case c{schema_of({{"s", TypeKind::String}}), stats(1, {column(str("ab"), str("ab\x7F"), 0)})};
+  c.string_prefix_length = 2;
+  expect_unsat(c, "s = 'ab\x7F'");
+  expect_unsat(c, "s = 'ab'");  // one row: it is the true max, which is longer than "ab"
+  expect_sat(c, "s LIKE 'ab_%' AND s < 'ab\x7F'");
+  Case top{schema_of({{"s", TypeKind::String}}), stats(1, {column(str("ab"), str("ab\xF4\x8F\xBF\xBF"), 0)})};
+  top.string_prefix_length = 2;
+  expect_sat(top, "s = 'ab\xF4\x8F\xBF\xBF'");  // within 2N units, the stored max may be the value itself
+  expect_sat(top, "s = 'ab\xC3\xA9'");
+  expect_unsat(top, "s = 'abz'");  // 'z' is below U+007F: its max would end in U+007F
+}
+
+// Issue 13: the arithmetic and casts the evaluator supports are encoded as it computes them, so a
+// witness is found (and replayed) instead of UNKNOWN, and a skip is proved instead of guessed.
+TEST(Oracle, IntegralRemainderTakesTheDividendsSignAndIsNullForZero) {
+  Case c{schema_of({{"i", TypeKind::Int}}),
+         stats(1, {column(Value::integral(TypeKind::Int, -7), Value::integral(TypeKind::Int, -7), 0)})};
+  expect_sat(c, "i % 3 = -1");
+  expect_unsat(c, "i % 3 = 2 OR i % 3 = 1");
+  expect_sat(c, "i % 0 IS NULL");
+  expect_unsat(c, "i % -3 <> -1");
+  expect_sat(c, "-i % 4 = 3");
+}
+
+TEST(Oracle, DecimalArithmeticRoundsHalfUpToTheResultScale) {
+  const Value two_fifty = Value::decimal(Decimal{250, 2}, 10);
+  Case c{schema_of({{"x", TypeKind::Long}}), stats(1, {column(i64(7), i64(7), 0)})};
+  Case dec{Schema({StructField{"m", DataType::decimal(10, 2), true, {}}}), stats(1, {column(two_fifty, two_fifty, 0)})};
+  expect_unsat(dec, "m * 2 > 5");
+  expect_sat(dec, "m * 2 = 5");
+  // 2.50 / 3 at the result scale 13: 0.8333333333333, rounded down.
+  expect_sat(dec, "m / 3 = 0.8333333333333");
+  expect_unsat(dec, "m / 3 > 0.8333333333333");
+  expect_sat(dec, "m % 1 = 0.5");
+  expect_sat(dec, "CAST(m AS INT) = 2");
+  expect_sat(dec, "CAST(m AS DECIMAL(2,0)) = 3");  // half away from zero
+  expect_sat(c, "CAST(x AS DECIMAL(3,2)) = 7");
+  expect_unsat(c, "CAST(x AS DECIMAL(2,1)) IS NULL");  // 7.0: two digits
+  expect_sat(c, "CAST(x AS DECIMAL(1,1)) IS NULL");    // past the precision
+}
+
+TEST(Oracle, DoubleArithmeticAndCastsAreIeeeWithSparksNullForZeroDivisors) {
+  Case c{schema_of({{"d", TypeKind::Double}}), stats(10, {column(dbl(1.0), dbl(10.0), 0)})};
+  expect_sat(c, "d * 3 > 29.5D");
+  expect_unsat(c, "d * 3 > 30D");
+  expect_sat(c, "d / 0.0D IS NULL");
+  expect_unsat(c, "d / 0.0D IS NOT NULL");
+  expect_sat(c, "d % 3D = 1.5D");
+  expect_sat(c, "CAST(d AS INT) = 9 AND d > 9.5D");
+  expect_unsat(c, "CAST(d AS INT) > 10");
+  expect_sat(c, "CAST(d AS FLOAT) <> d");  // rounded to binary32
+}
+
+// Issue 13: rand() is a free value per occurrence; the witness carries it and the evaluator
+// replays it.
+TEST(Oracle, NonDeterministicCallsAreReplayedFromTheWitness) {
+  Case c{schema_of({{"x", TypeKind::Long}}), stats(10, {column(i64(20), i64(30), 0)})};
+  const OracleResult r = c.ask("rand() < 0.5D AND x = 25");
+  ASSERT_EQ(verdict_of(r), OracleVerdict::Sat) << describe(r, c.schema);
+  ASSERT_EQ(std::get<Sat>(r).calls.size(), 1u);
+  EXPECT_NE(describe(r, c.schema).find("rand() #1 = "), std::string::npos) << describe(r, c.schema);
+  expect_unsat(c, "rand() >= 1D OR rand() < 0D");
+  expect_sat(c, "rand() < 0.5D AND rand() > 0.5D");  // two occurrences, two values
 }
 
 TEST(CodePoints, RenumberingKeepsOrderAndGaps) {
