@@ -34,6 +34,7 @@ struct GateArguments {
   std::string shard;
   std::string corpus;
   bool skip_proofs = false;
+  std::string cross_check = "cvc5";
 };
 
 void parse_budget(const std::string& text, GateOptions& options) {
@@ -119,6 +120,9 @@ GateOptions gate_options(const GateArguments& a) {
   o.corpus_dir = a.corpus.empty() ? default_corpus_dir() : a.corpus;
   if (o.corpus_dir.empty()) std::cerr << "warning: scenario corpus not found; pass --corpus DIR\n";
   o.proofs = !a.skip_proofs;
+  o.cross_check = cross_check_solver(a.cross_check);
+  o.cross_check_dir = a.out;
+  // Part of the default gate: a missing solver fails it up front (exit 2), not after the other phases.
   return o;
 }
 
@@ -177,6 +181,9 @@ void add_gate_command(CLI::App& app, int& exit_code) {
   command->add_option("--shard", arguments->shard, "I/N: run shard I of N of the trial space");
   command->add_option("--corpus", arguments->corpus, "scenario corpus directory (default tests/corpus/scenarios)");
   command->add_flag("--skip-proofs", arguments->skip_proofs, "do not run the symbolic rule proofs");
+  command->add_option("--cross-check", arguments->cross_check,
+                      "re-ask Z3's skip proofs (every conflict-time one, one per-file case in 10) in a second "
+                      "solver: cvc5 (default; must be installed) or none");
   command->callback([arguments, &exit_code] { exit_code = run(*arguments); });
 }
 
