@@ -77,8 +77,9 @@ class DumpingOracle {
     return result;
   }
 
-  std::optional<CrossCheckTally> cross_check_tally() const {
-    return cross_check_ ? std::optional(cross_check_->tally()) : std::nullopt;
+  // Asks what is still queued in the second solver.
+  std::optional<CrossCheckTally> finish_cross_check() {
+    return cross_check_ ? std::optional(cross_check_->finish()) : std::nullopt;
   }
 
  private:
@@ -110,8 +111,8 @@ struct Report {
     else print_judged_file(out, file);
   }
 
-  int finish(const DumpingOracle& oracle) {
-    const std::optional<CrossCheckTally> cross_check = oracle.cross_check_tally();
+  int finish(DumpingOracle& oracle) {
+    const std::optional<CrossCheckTally> cross_check = oracle.finish_cross_check();
     if (json) {
       nlohmann::json j{{"files", files}, {"summary", tally.json()}};
       if (cross_check) j["crossCheck"] = cross_check->json();

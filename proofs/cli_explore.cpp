@@ -112,7 +112,7 @@ int explore_files(const ExploreOptions& options) {
   print_row("total", total);
   std::cout << "timing: " << std::fixed << std::setprecision(2) << seconds << " s, "
             << static_cast<long>(total.decisions / std::max(seconds, 1e-9)) << " decisions checked per second\n";
-  const CrossCheckTally cross_checked = cross_check ? cross_check->tally() : CrossCheckTally{};
+  const CrossCheckTally cross_checked = cross_check ? cross_check->finish() : CrossCheckTally{};
   if (cross_check) cross_checked.print(std::cout);
   return total.findings > 0 || cross_checked.disagreements > 0 ? kExitFinding : kExitOk;
 }

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <unordered_set>
 
 #include <nlohmann/json.hpp>
 
@@ -12,6 +13,10 @@
 namespace skipsound {
 
 namespace {
+
+// Queries per cvc5 process: large enough to amortise its start, small enough that a refused
+// query (which ends the process and sends the batch one by one) costs little.
+constexpr size_t kBatchSize = 32;
 
 std::optional<smt::SecondVerdict> expected_second(smt::OracleVerdict z3) {
   if (z3 == smt::OracleVerdict::Sat) return smt::SecondVerdict::Sat;
@@ -42,7 +47,7 @@ std::string fresh_temporary_dir() {
 
 std::string CrossCheckTally::summary_line() const {
   std::string line = "cross-check (" + solver + "): " + std::to_string(asked) + " queries (" +
-                     std::to_string(solver_runs) + " distinct), " + std::to_string(agreed) + " agreed, " +
+                     std::to_string(solver_runs) + " sent), " + std::to_string(agreed) + " agreed, " +
                      std::to_string(unknown) + " unknown, " + std::to_string(errors) + " errors, " +
                      std::to_string(disagreements) + " disagreements, " + fixed(solver_seconds, 1) + " s in " + solver;
   if (solver_seconds > 0) line += " (" + fixed(static_cast<double>(solver_runs) / solver_seconds, 1) + " queries/s)";
@@ -56,7 +61,7 @@ void CrossCheckTally::print(std::ostream& out) const {
 }
 
 nlohmann::json CrossCheckTally::json() const {
-  return {{"queries", asked}, {"distinct", solver_runs}, {"agreed", agreed}, {"unknown", unknown},
+  return {{"queries", asked}, {"sent", solver_runs}, {"agreed", agreed}, {"unknown", unknown},
           {"errors", errors}, {"disagreements", disagreements}, {"solverSeconds", solver_seconds},
           {"reasons", reasons}, {"findings", findings}};
 }
@@ -77,66 +82,83 @@ CrossChecker::CrossChecker(smt::SecondSolverOptions solver, std::string query_di
   tally_.solver = solver.command;
 }
 
-CrossCheckOutcome CrossChecker::check(const std::string& smt2, smt::OracleVerdict z3, const std::string& name) {
-  const std::optional<smt::SecondVerdict> expected = expected_second(z3);
-  if (!expected || smt2.empty()) return CrossCheckOutcome::NotAsked;
-  std::optional<smt::SecondAnswer> answer;
+void CrossChecker::check(const std::string& smt2, smt::OracleVerdict z3, const std::string& name) {
+  if (!expected_second(z3) || smt2.empty()) return;
+  std::vector<Query> batch;
   {
     const std::lock_guard<std::mutex> guard(lock_);
-    if (const auto known = answers_.find(smt2); known != answers_.end()) answer = known->second;
+    queued_.push_back(Query{smt2, z3, name});
+    if (queued_.size() >= kBatchSize) batch.swap(queued_);
   }
-  const bool ran = !answer;
-  if (ran) answer = solver_.ask(smt2);  // outside the lock: queries run in parallel
+  if (!batch.empty()) ask(batch);
+}
 
-  const std::lock_guard<std::mutex> guard(lock_);
-  ++tally_.asked;
-  if (ran) {
-    answers_.emplace(smt2, *answer);
-    ++tally_.solver_runs;
-    tally_.solver_seconds += answer->seconds;
+CrossCheckTally CrossChecker::finish() {
+  std::vector<Query> batch;
+  {
+    const std::lock_guard<std::mutex> guard(lock_);
+    batch.swap(queued_);
   }
-  switch (answer->verdict) {
+  ask(batch);
+  const std::lock_guard<std::mutex> guard(lock_);
+  return tally_;
+}
+
+void CrossChecker::ask(const std::vector<Query>& batch) {
+  std::vector<std::string> unanswered;
+  {
+    const std::lock_guard<std::mutex> guard(lock_);
+    std::unordered_set<std::string> seen;
+    for (const Query& q : batch)
+      if (!answers_.count(q.smt2) && seen.insert(q.smt2).second) unanswered.push_back(q.smt2);
+  }
+  // Outside the lock: other threads' batches run at the same time.
+  const std::vector<smt::SecondAnswer> answers = solver_.ask_all(unanswered);
+  const std::lock_guard<std::mutex> guard(lock_);
+  for (size_t i = 0; i < unanswered.size(); ++i) {
+    answers_.emplace(unanswered[i], answers[i]);
+    ++tally_.solver_runs;
+    tally_.solver_seconds += answers[i].seconds;
+  }
+  for (const Query& q : batch) record(q, answers_.at(q.smt2));
+}
+
+void CrossChecker::record(const Query& query, const smt::SecondAnswer& answer) {
+  ++tally_.asked;
+  switch (answer.verdict) {
     case smt::SecondVerdict::Unknown:
       ++tally_.unknown;
-      ++tally_.reasons["unknown: " + answer->reason];
-      return CrossCheckOutcome::Unknown;
+      ++tally_.reasons["unknown: " + answer.reason];
+      return;
     case smt::SecondVerdict::Error:
       ++tally_.errors;
-      ++tally_.reasons["error: " + answer->reason];
-      return CrossCheckOutcome::Error;
+      ++tally_.reasons["error: " + answer.reason];
+      return;
     default:
       break;
   }
-  if (answer->verdict == *expected) {
+  if (answer.verdict == *expected_second(query.z3)) {
     ++tally_.agreed;
-    return CrossCheckOutcome::Agreed;
+    return;
   }
   ++tally_.disagreements;
-  tally_.findings.push_back(std::string("DISAGREEMENT: Z3 ") + smt::verdict_name(z3) + ", " + solver_.describe() +
-                            " " + smt::second_verdict_name(answer->verdict) + " on " + name + "; query: " +
-                            write_disagreement(smt2, z3, *answer, name));
-  return CrossCheckOutcome::Disagreed;
+  tally_.findings.push_back(std::string("DISAGREEMENT: Z3 ") + smt::verdict_name(query.z3) + ", " + tally_.solver +
+                            " " + smt::second_verdict_name(answer.verdict) + " on " + query.name +
+                            "; query: " + write_disagreement(query, answer));
 }
 
-// Called with lock_ held.
-std::string CrossChecker::write_disagreement(const std::string& smt2, smt::OracleVerdict z3,
-                                             const smt::SecondAnswer& answer, const std::string& name) {
+std::string CrossChecker::write_disagreement(const Query& query, const smt::SecondAnswer& answer) {
   if (query_dir_.empty()) query_dir_ = fresh_temporary_dir();
   std::filesystem::create_directories(query_dir_);
   const std::filesystem::path path = std::filesystem::path(query_dir_) /
-                                     ("disagreement-" + std::to_string(tally_.disagreements) + "-" + file_stem(name) + ".smt2");
+                                     ("disagreement-" + std::to_string(tally_.disagreements) + "-" + file_stem(query.name) + ".smt2");
   std::ofstream out(path, std::ios::binary);
-  out << "; Z3 answered " << smt::verdict_name(z3) << ", " << solver_.describe() << " answered "
-      << smt::second_verdict_name(answer.verdict) << "\n; z3 FILE runs it as is; cvc5 needs the lines of "
-      << "smt::cvc5_smt2 first: (set-logic ALL) (set-option :strings-exp true)\n"
-      << smt2;
+  out << "; Z3 answered " << smt::verdict_name(query.z3) << ", " << solver_.describe() << " answered "
+      << smt::second_verdict_name(answer.verdict) << ".\n; `z3 FILE` runs it as is; cvc5 needs "
+      << "(set-logic ALL) and (set-option :strings-exp true) first (smt/second_solver.h).\n"
+      << query.smt2;
   if (!out) throw InputError("cannot write " + path.string());
   return path.string();
-}
-
-CrossCheckTally CrossChecker::tally() const {
-  const std::lock_guard<std::mutex> guard(lock_);
-  return tally_;
 }
 
 }  // namespace skipsound

@@ -19,12 +19,10 @@
 
 namespace skipsound {
 
-enum class CrossCheckOutcome { Agreed, Disagreed, Unknown, Error, NotAsked };
-
 struct CrossCheckTally {
   std::string solver;        // "cvc5"
   size_t asked = 0;          // Z3 sat/unsat answers re-asked
-  size_t solver_runs = 0;    // distinct queries (a repeated query is answered from the first run)
+  size_t solver_runs = 0;    // queries sent (a repeated query is answered from its first run)
   size_t agreed = 0;
   size_t unknown = 0;        // the second solver gave up
   size_t errors = 0;         // it refused the text, crashed or could not be run
@@ -33,7 +31,7 @@ struct CrossCheckTally {
   std::map<std::string, size_t> reasons;  // unknowns and errors, "unknown: timeout"
   std::vector<std::string> findings;      // one line per disagreement, naming its query file
 
-  // "cross-check (cvc5): 120 queries (95 distinct), 120 agreed, 0 unknown, 0 errors,
+  // "cross-check (cvc5): 120 queries (95 sent), 120 agreed, 0 unknown, 0 errors,
   //  0 disagreements, 3.1 s in cvc5 (30.6 queries/s)"
   std::string summary_line() const;
   nlohmann::json json() const;
@@ -52,20 +50,28 @@ class CrossChecker {
   CrossChecker(smt::SecondSolverOptions solver, std::string query_dir);
 
   // Re-asks a query Z3 answered `z3`; only Sat and Unsat are re-asked. `name` goes into the query
-  // file's name. Thread-safe.
-  CrossCheckOutcome check(const std::string& smt2, smt::OracleVerdict z3, const std::string& name);
+  // file's name. Queries are asked in batches (SecondSolver::ask_all) by the thread whose query
+  // fills one. Thread-safe.
+  void check(const std::string& smt2, smt::OracleVerdict z3, const std::string& name);
 
-  CrossCheckTally tally() const;
-  const smt::SecondSolver& solver() const { return solver_; }
+  // Asks what is still queued and returns the tally of every query so far.
+  CrossCheckTally finish();
 
  private:
-  std::string write_disagreement(const std::string& smt2, smt::OracleVerdict z3, const smt::SecondAnswer& answer,
-                                 const std::string& name);
+  struct Query {
+    std::string smt2;
+    smt::OracleVerdict z3;
+    std::string name;
+  };
+  void ask(const std::vector<Query>& batch);
+  void record(const Query& query, const smt::SecondAnswer& answer);  // with lock_ held
+  std::string write_disagreement(const Query& query, const smt::SecondAnswer& answer);
 
   smt::SecondSolver solver_;
   std::string query_dir_;
-  mutable std::mutex lock_;
+  std::mutex lock_;
   CrossCheckTally tally_;
+  std::vector<Query> queued_;
   std::unordered_map<std::string, smt::SecondAnswer> answers_;  // by query text
 };
 

@@ -392,7 +392,7 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
     }
   }
   if (cross_check) {
-    report.cross_check = cross_check->tally();
+    report.cross_check = cross_check->finish();
   }
   if (proofs.valid()) {
     if (progress) progress("proofs", "waiting for the rule theorems");

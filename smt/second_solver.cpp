@@ -7,7 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -169,6 +171,16 @@ SecondAnswer interpret(const ProcessOutput& p, unsigned time_limit_ms) {
   return a;
 }
 
+// cvc5 on `text`, which holds `queries` check-sat commands, each with the per-query time limit.
+ProcessOutput run_solver(const SecondSolverOptions& options, const std::string& text, size_t queries) {
+  const TemporaryQuery query(text);
+  if (query.path().empty()) return ProcessOutput{{}, 0, false, "cannot write a temporary query file"};
+  const size_t deadline_ms = std::min<size_t>(size_t{options.time_limit_ms} * queries + kKillAfterMs, INT_MAX);
+  return run_process(
+      {options.command, "--lang", "smt2", "--tlimit-per=" + std::to_string(options.time_limit_ms), query.path()},
+      static_cast<int>(deadline_ms));
+}
+
 }  // namespace
 
 const char* second_verdict_name(SecondVerdict v) {
@@ -189,8 +201,6 @@ std::string cvc5_smt2(const std::string& z3_smt2) {
     out += line;
     out += '\n';
   }
-  // Asked only after an unknown answer matters; after sat/unsat cvc5 prints an error we ignore.
-  out += "(get-info :reason-unknown)\n";
   return out;
 }
 
@@ -207,18 +217,39 @@ std::string SecondSolver::describe() const {
 
 SecondAnswer SecondSolver::ask(const std::string& z3_smt2) const {
   const Clock::time_point start = Clock::now();
-  const TemporaryQuery query(cvc5_smt2(z3_smt2));
-  SecondAnswer answer;
-  if (query.path().empty()) {
-    answer.reason = "cannot write a temporary query file";
-    return answer;
-  }
-  const ProcessOutput p = run_process(
-      {options_.command, "--lang", "smt2", "--tlimit-per=" + std::to_string(options_.time_limit_ms), query.path()},
-      static_cast<int>(options_.time_limit_ms) + kKillAfterMs);
-  answer = interpret(p, options_.time_limit_ms);
+  // Asked only so that an unknown comes with its reason; after sat/unsat cvc5 prints an error
+  // line that is ignored.
+  SecondAnswer answer = interpret(run_solver(options_, cvc5_smt2(z3_smt2) + "(get-info :reason-unknown)\n", 1), options_.time_limit_ms);
   answer.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return answer;
+}
+
+std::vector<SecondAnswer> SecondSolver::ask_all(const std::vector<std::string>& z3_smt2) const {
+  if (z3_smt2.size() <= 1) {
+    std::vector<SecondAnswer> answers;
+    for (const std::string& q : z3_smt2) answers.push_back(ask(q));
+    return answers;
+  }
+  const Clock::time_point start = Clock::now();
+  std::string text;
+  for (const std::string& q : z3_smt2) text += cvc5_smt2(q) + "(reset)\n";
+  const ProcessOutput p = run_solver(options_, text, z3_smt2.size());
+  const double share = std::chrono::duration<double>(Clock::now() - start).count() / static_cast<double>(z3_smt2.size());
+  std::istringstream lines(p.killed ? std::string() : p.text);
+  std::vector<SecondAnswer> answers;
+  for (const std::string& q : z3_smt2) {
+    std::string line;
+    std::getline(lines, line);
+    SecondAnswer a;
+    if (line == "sat" || line == "unsat") {
+      a.verdict = line == "sat" ? SecondVerdict::Sat : SecondVerdict::Unsat;
+      a.seconds = share;
+    } else {
+      a = ask(q);
+    }
+    answers.push_back(std::move(a));
+  }
+  return answers;
 }
 
 }  // namespace skipsound::smt

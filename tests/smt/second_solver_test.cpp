@@ -62,6 +62,22 @@ TEST(SecondSolver, AnAlteredQueryGetsTheOtherAnswer) {
   EXPECT_EQ(SecondSolver().ask(altered).verdict, SecondVerdict::Unsat);
 }
 
+// One process for many queries; a refused query in the middle ends cvc5's run, and the queries
+// after it are still answered (alone).
+TEST(SecondSolver, ABatchAnswersEachQueryInOrderEvenAfterARefusedOne) {
+  if (!cvc5_installed()) GTEST_SKIP() << "cvc5 not installed";
+  const std::string unsat = z3_query("x > 30").second;
+  const std::string sat = z3_query("x = 20").second;
+  const std::vector<SecondAnswer> answers =
+      SecondSolver().ask_all({unsat, sat, "(assert (undeclared-symbol))\n(check-sat)\n", sat, unsat});
+  ASSERT_EQ(answers.size(), 5u);
+  EXPECT_EQ(answers[0].verdict, SecondVerdict::Unsat);
+  EXPECT_EQ(answers[1].verdict, SecondVerdict::Sat);
+  EXPECT_EQ(answers[2].verdict, SecondVerdict::Error);
+  EXPECT_EQ(answers[3].verdict, SecondVerdict::Sat);
+  EXPECT_EQ(answers[4].verdict, SecondVerdict::Unsat);
+}
+
 TEST(SecondSolver, RefusedTextIsAnErrorWithTheSolversMessage) {
   if (!cvc5_installed()) GTEST_SKIP() << "cvc5 not installed";
   const SecondAnswer a = SecondSolver().ask("(assert (undeclared-symbol))\n(check-sat)\n");
