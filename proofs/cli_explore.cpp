@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <thread>
 
 #include "generators/file_case.h"
 #include "generators/predicate_gen.h"
@@ -112,7 +113,7 @@ int explore_files(const ExploreOptions& options) {
   print_row("total", total);
   std::cout << "timing: " << std::fixed << std::setprecision(2) << seconds << " s, "
             << static_cast<long>(total.decisions / std::max(seconds, 1e-9)) << " decisions checked per second\n";
-  const CrossCheckTally cross_checked = cross_check ? cross_check->finish() : CrossCheckTally{};
+  const CrossCheckTally cross_checked = cross_check ? cross_check->finish(std::max(1u, std::thread::hardware_concurrency())) : CrossCheckTally{};
   if (cross_check) cross_checked.print(std::cout);
   return total.findings > 0 || cross_checked.disagreements > 0 ? kExitFinding : kExitOk;
 }

@@ -1,9 +1,13 @@
 #include "proofs/cross_check.h"
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 #include <unordered_set>
 
 #include <nlohmann/json.hpp>
@@ -84,22 +88,33 @@ CrossChecker::CrossChecker(smt::SecondSolverOptions solver, std::string query_di
 
 void CrossChecker::check(const std::string& smt2, smt::OracleVerdict z3, const std::string& name) {
   if (!expected_second(z3) || smt2.empty()) return;
-  std::vector<Query> batch;
-  {
-    const std::lock_guard<std::mutex> guard(lock_);
-    queued_.push_back(Query{smt2, z3, name});
-    if (queued_.size() >= kBatchSize) batch.swap(queued_);
-  }
-  if (!batch.empty()) ask(batch);
+  const std::lock_guard<std::mutex> guard(lock_);
+  queued_.push_back(Query{smt2, z3, name});
 }
 
-CrossCheckTally CrossChecker::finish() {
-  std::vector<Query> batch;
+CrossCheckTally CrossChecker::finish(unsigned threads) {
+  std::vector<Query> queued;
   {
     const std::lock_guard<std::mutex> guard(lock_);
-    batch.swap(queued_);
+    queued.swap(queued_);
   }
-  ask(batch);
+  std::vector<std::vector<Query>> batches((queued.size() + kBatchSize - 1) / kBatchSize);
+  for (size_t i = 0; i < queued.size(); ++i) batches[i / kBatchSize].push_back(std::move(queued[i]));
+  std::atomic<size_t> next{0};
+  std::vector<std::exception_ptr> errors(std::max(1u, threads));
+  const auto worker = [&](unsigned t) {
+    try {
+      for (size_t b = next++; b < batches.size(); b = next++) ask(batches[b]);
+    } catch (...) {
+      errors[t] = std::current_exception();  // e.g. a query file that cannot be written
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (std::thread& t : pool) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
   const std::lock_guard<std::mutex> guard(lock_);
   return tally_;
 }

@@ -49,13 +49,14 @@ class CrossChecker {
   // on the first disagreement (its path is in the finding line).
   CrossChecker(smt::SecondSolverOptions solver, std::string query_dir);
 
-  // Re-asks a query Z3 answered `z3`; only Sat and Unsat are re-asked. `name` goes into the query
-  // file's name. Queries are asked in batches (SecondSolver::ask_all) by the thread whose query
-  // fills one. Thread-safe.
+  // Queues a query Z3 answered `z3` to be re-asked; only Sat and Unsat are. `name` goes into the
+  // query file's name. Thread-safe, and cheap: the callers (the explorer's workers wait for each
+  // other every few trials) never wait for the second solver.
   void check(const std::string& smt2, smt::OracleVerdict z3, const std::string& name);
 
-  // Asks what is still queued and returns the tally of every query so far.
-  CrossCheckTally finish();
+  // Asks every queued query, in batches (SecondSolver::ask_all) on `threads` threads, and returns
+  // the tally of every query so far.
+  CrossCheckTally finish(unsigned threads = 1);
 
  private:
   struct Query {
@@ -63,7 +64,7 @@ class CrossChecker {
     smt::OracleVerdict z3;
     std::string name;
   };
-  void ask(const std::vector<Query>& batch);
+  void ask(const std::vector<Query>& batch);  // thread-safe
   void record(const Query& query, const smt::SecondAnswer& answer);  // with lock_ held
   std::string write_disagreement(const Query& query, const smt::SecondAnswer& answer);
 

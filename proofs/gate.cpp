@@ -384,15 +384,17 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
     }
   });
 
+  if (cross_check) {
+    if (progress) progress("cross-check", "asking the second solver");
+    report.cross_check = cross_check->finish(o.threads);
+  }
+
   if (!o.skip_mutants) {
     const std::vector<Mutant>& mutants = o.mutants.empty() ? all_mutants() : o.mutants;
     for (Mutant m : mutants) {
       if (progress) progress(std::string("mutant ") + mutant_name(m), "hunting");
       report.mutants.push_back(hunt_mutant(m, o, budget, progress));
     }
-  }
-  if (cross_check) {
-    report.cross_check = cross_check->finish();
   }
   if (proofs.valid()) {
     if (progress) progress("proofs", "waiting for the rule theorems");
