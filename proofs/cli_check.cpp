@@ -3,6 +3,7 @@
 // skipsound's own decisions:
 //   skipsound check PREDICATE (--schema S.json (--stats JSON | --rows F.jsonl) | --table DIR
 //                   [--version N]) [--mutant NAME] [--json] [--rlimit N] [--timeout-ms MS] [--smt-dump DIR]
+//                   [--cross-check cvc5|none]
 // Another implementation's decisions:
 //   skipsound check --decisions FILE.jsonl [--string-prefix-length N] [--json] [--rlimit N]
 //                   [--timeout-ms MS] [--smt-dump DIR]
@@ -43,6 +44,7 @@
 #include "model/input_error.h"
 #include "proofs/check_command.h"
 #include "proofs/cli.h"
+#include "proofs/cross_check.h"
 #include "proofs/external_decisions.h"
 #include "proofs/skip_judgement.h"
 #include "smt/oracle.h"
@@ -62,19 +64,27 @@ smt::OracleOptions with_smt2(smt::OracleOptions options, bool record) {
   return options;
 }
 
-// The oracle, writing each query to the dump folder when asked.
+// The oracle, writing each query to the dump folder and re-asking it in the cross-check solver
+// when asked.
 class DumpingOracle {
  public:
-  DumpingOracle(smt::OracleOptions options, std::string dump_dir)
-      : oracle_(with_smt2(options, !dump_dir.empty())), dump_dir_(std::move(dump_dir)) {
+  DumpingOracle(const CheckArguments& args)
+      : oracle_(with_smt2(args.oracle, !args.smt_dump_dir.empty() || args.cross_check)), dump_dir_(args.smt_dump_dir) {
     if (!dump_dir_.empty()) std::filesystem::create_directories(dump_dir_);
+    if (args.cross_check) cross_check_.emplace(*args.cross_check, args.smt_dump_dir);
   }
 
   smt::OracleResult check(const ExprPtr& predicate, const Schema& schema, const FileEvidence& file,
                           const std::string& name) {
     smt::OracleResult result = oracle_.check(predicate, schema, file);
     if (!dump_dir_.empty()) dump(name);
+    if (cross_check_) cross_check_->check(oracle_.last_smt2(), smt::verdict_of(result), name);
     return result;
+  }
+
+  // Asks what is still queued in the second solver.
+  std::optional<CrossCheckTally> finish_cross_check() {
+    return cross_check_ ? std::optional(cross_check_->finish()) : std::nullopt;
   }
 
  private:
@@ -91,6 +101,7 @@ class DumpingOracle {
   smt::Oracle oracle_;
   std::string dump_dir_;
   int queries_ = 0;
+  std::optional<CrossChecker> cross_check_;
 };
 
 struct Report {
@@ -105,10 +116,18 @@ struct Report {
     else print_judged_file(out, file);
   }
 
-  int finish() {
-    if (json) out << nlohmann::json{{"files", files}, {"summary", tally.json()}}.dump(2) << "\n";
-    else out << tally.summary_line() << "\n";
-    return tally.has_finding() ? kExitFinding : kExitOk;
+  int finish(DumpingOracle& oracle) {
+    const std::optional<CrossCheckTally> cross_check = oracle.finish_cross_check();
+    if (json) {
+      nlohmann::json j{{"files", files}, {"summary", tally.json()}};
+      if (cross_check) j["crossCheck"] = cross_check->json();
+      out << j.dump(2) << "\n";
+    } else {
+      out << tally.summary_line() << "\n";
+      if (cross_check) cross_check->print(out);
+    }
+    const bool disagreed = cross_check && cross_check->disagreements > 0;
+    return tally.has_finding() || disagreed ? kExitFinding : kExitOk;
   }
 };
 
@@ -136,7 +155,7 @@ int check_own_decisions(const CheckArguments& args, Report& report, std::ostream
   for (const std::string& w : warnings) err << "warning: " << w << "\n";
   const ExprPtr predicate = parse_and_bind(args.predicate, files.schema);
   const ScanResult scan = production_decisions(predicate, files, mutant);
-  DumpingOracle oracle(args.oracle, args.smt_dump_dir);
+  DumpingOracle oracle(args);
   for (size_t i = 0; i < files.candidates.size(); ++i) {
     const CandidateFile& candidate = files.candidates[i];
     JudgedFile judged{candidate.path, args.predicate, &files.schema, candidate.stats,
@@ -145,13 +164,13 @@ int check_own_decisions(const CheckArguments& args, Report& report, std::ostream
     judged.judgement = judge(judged.decision, judged.oracle);
     report.add(judged);
   }
-  return report.finish();
+  return report.finish(oracle);
 }
 
 int check_external_decisions(const CheckArguments& args, Report& report) {
   if (!args.predicate.empty()) throw InputError("--decisions carries its own predicates: give no predicate");
   std::vector<ExternalDecision> decisions = read_external_decisions(args.decisions_file);
-  DumpingOracle oracle(args.oracle, args.smt_dump_dir);
+  DumpingOracle oracle(args);
   for (ExternalDecision& d : decisions) {
     // The judged engine wrote the stats with the prefix length the command names (SPEC §4).
     if (args.inputs.string_prefix_length) d.file.config.string_prefix_length = *args.inputs.string_prefix_length;
@@ -164,7 +183,7 @@ int check_external_decisions(const CheckArguments& args, Report& report) {
     judged.judgement = judge(judged.decision, judged.oracle);
     report.add(judged);
   }
-  return report.finish();
+  return report.finish(oracle);
 }
 
 }  // namespace
@@ -188,7 +207,14 @@ void add_check_command(CLI::App& app, int& exit_code) {
                       "Z3 resource limit per query: a deterministic budget (default 2000000)");
   command->add_option("--timeout-ms", args->oracle.limits.timeout_ms, "wall-clock ceiling per query (default: none; the resource limit bounds a query)");
   command->add_option("--smt-dump", args->smt_dump_dir, "write each query to this folder as SMT-LIB 2");
-  command->callback([args, &exit_code] { exit_code = run_check(*args, std::cout, std::cerr); });
+  auto cross_check = std::make_shared<std::string>("none");
+  command->add_option("--cross-check", *cross_check,
+                      "re-ask every sat/unsat answer in a second solver: cvc5 or none (default); a "
+                      "disagreement exits 1 with the query written to --smt-dump's folder or a temporary one");
+  command->callback([args, cross_check, &exit_code] {
+    args->cross_check = cross_check_solver(*cross_check);
+    exit_code = run_check(*args, std::cout, std::cerr);
+  });
 }
 
 }  // namespace skipsound::cli

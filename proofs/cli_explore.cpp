@@ -1,8 +1,9 @@
-// `skipsound explore --files [--seed N] [--trials N] [--mutant NAME] [--save DIR]`: the precision
+// `skipsound explore --files [--seed N] [--trials N] [--mutant NAME] [--save DIR] [--cross-check cvc5]`: the precision
 // report of per-file skipping. Generates random (predicate, file) decisions, asks Z3 about every
 // one, and prints per predicate form how many files production skipped, how many Z3 proved
 // skippable, the missed-skip rate, the unknowns and the findings; then the throughput. The seed
-// is always printed, and the same seed gives the same report (apart from the timing line).
+// is always printed, and the same seed gives the same report (apart from the timing line). With
+// --cross-check, every sat/unsat answer is re-asked in cvc5; a disagreement is a finding.
 #include <chrono>
 #include <filesystem>
 #include <iomanip>
@@ -10,11 +11,13 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <thread>
 
 #include "generators/file_case.h"
 #include "generators/predicate_gen.h"
 #include "proofs/cli.h"
 #include "proofs/corpus.h"
+#include "proofs/cross_check.h"
 
 namespace skipsound::cli {
 namespace {
@@ -27,6 +30,7 @@ struct ExploreOptions {
   int trials = 200;
   std::string mutant = "none";
   std::string save_dir;
+  std::string cross_check = "none";
 };
 
 struct FormTally {
@@ -62,7 +66,12 @@ int explore_files(const ExploreOptions& options) {
   const uint64_t seed = options.seed.value_or(std::random_device{}());
   std::cout << "seed " << seed << ", " << options.trials << " trials, mutant " << mutant_name(*mutant) << "\n";
 
-  smt::Oracle oracle;
+  const std::optional<smt::SecondSolverOptions> second = cross_check_solver(options.cross_check);
+  std::optional<CrossChecker> cross_check;
+  if (second) cross_check.emplace(*second, options.save_dir);
+  smt::OracleOptions oracle_options;
+  oracle_options.record_smt2 = second.has_value();
+  smt::Oracle oracle(oracle_options);
   std::map<std::string, FormTally> by_form;
   FormTally total;
   int saved = 0;
@@ -76,6 +85,10 @@ int explore_files(const ExploreOptions& options) {
       const DecisionCheck& d = check.decisions[i];
       count(by_form[generators::predicate_form(*c.predicates[i])], d);
       count(total, d);
+      if (cross_check && d.oracle) {
+        cross_check->check(d.oracle_smt2, smt::verdict_of(*d.oracle),
+                           "explore-" + std::to_string(seed) + "-" + std::to_string(trial) + "-" + std::to_string(i));
+      }
       if (is_finding(d.outcome) && !options.save_dir.empty()) {
         const auto path = (std::filesystem::path(options.save_dir) /
                            ("finding-" + std::to_string(seed) + "-" + std::to_string(trial) + "-" +
@@ -100,7 +113,9 @@ int explore_files(const ExploreOptions& options) {
   print_row("total", total);
   std::cout << "timing: " << std::fixed << std::setprecision(2) << seconds << " s, "
             << static_cast<long>(total.decisions / std::max(seconds, 1e-9)) << " decisions checked per second\n";
-  return total.findings > 0 ? kExitFinding : kExitOk;
+  const CrossCheckTally cross_checked = cross_check ? cross_check->finish(std::max(1u, std::thread::hardware_concurrency())) : CrossCheckTally{};
+  if (cross_check) cross_checked.print(std::cout);
+  return total.findings > 0 || cross_checked.disagreements > 0 ? kExitFinding : kExitOk;
 }
 
 }  // namespace
@@ -115,6 +130,9 @@ void add_explore_command(CLI::App& app, int& exit_code) {
   command->add_option("--mutant", options->mutant, "run the production logic as this mutant");
   command->add_option("--save", options->save_dir, "save every finding as a corpus case in this directory")
       ->check(CLI::ExistingDirectory);
+  command->add_option("--cross-check", options->cross_check,
+                      "re-ask every sat/unsat answer in a second solver: cvc5 or none (default); "
+                      "disagreeing queries go to --save's folder or a temporary one");
   command->callback([options, &exit_code] {
     if (!options->files) throw CLI::ValidationError("explore", "choose what to explore: --files");
     exit_code = explore_files(*options);

@@ -36,6 +36,7 @@ struct GateArguments {
   std::string corpus;
   bool skip_proofs = false;
   size_t exhaustive = kGateExhaustiveComparisons;
+  std::string cross_check = "cvc5";
 };
 
 void parse_budget(const std::string& text, GateOptions& options) {
@@ -122,6 +123,9 @@ GateOptions gate_options(const GateArguments& a) {
   if (o.corpus_dir.empty()) std::cerr << "warning: scenario corpus not found; pass --corpus DIR\n";
   o.proofs = !a.skip_proofs;
   o.exhaustive_comparisons = a.exhaustive;
+  // Part of the default gate: a missing solver fails it up front (exit 2), not after the other phases.
+  o.cross_check = cross_check_solver(a.cross_check);
+  o.cross_check_dir = a.out;
   return o;
 }
 
@@ -182,6 +186,9 @@ void add_gate_command(CLI::App& app, int& exit_code) {
   command->add_option("--exhaustive", arguments->exhaustive,
                       "comparisons of the bounded exhaustive cross-check against the Z3 oracle (default 3000; 0 skips)");
   command->add_flag("--skip-proofs", arguments->skip_proofs, "do not run the symbolic rule proofs");
+  command->add_option("--cross-check", arguments->cross_check,
+                      "re-ask Z3's skip proofs (every conflict-time one, one per-file case in 10) in a second "
+                      "solver: cvc5 (default; must be installed) or none");
   command->callback([arguments, &exit_code] { exit_code = run(*arguments); });
 }
 

@@ -63,7 +63,8 @@ FileEvidence evidence_of(const CandidateFile& file, const Schema& schema, const 
   return evidence;
 }
 
-void prove_skips(const ScenarioRun& run, const Scenario& scenario, smt::Oracle& oracle, TrialResult& result) {
+void prove_skips(const ScenarioRun& run, const Scenario& scenario, smt::Oracle& oracle, CrossChecker* cross_check,
+                 TrialResult& result) {
   const Table& snapshot = scenario.table;
   const Schema& schema = snapshot.schema();
   for (const CommitAttempt& attempt : run.schedule.attempts) {
@@ -80,6 +81,7 @@ void prove_skips(const ScenarioRun& run, const Scenario& scenario, smt::Oracle& 
           ++result.skip_checks;
           const smt::OracleResult answer = oracle.check(read, schema, evidence);
           const smt::OracleVerdict verdict = smt::verdict_of(answer);
+          if (cross_check) cross_check->check(oracle.last_smt2(), verdict, "conflict-skip-" + decided.path);
           if (const auto* unknown = std::get_if<smt::Unknown>(&answer)) ++result.z3_unknowns[unknown->reason];
           // Impossible stats are a finding here: the model's own writer wrote them.
           if (verdict != smt::OracleVerdict::Sat && verdict != smt::OracleVerdict::InternalError &&
@@ -228,7 +230,8 @@ std::string world_scenario_text(const World& world, Mutant mutant, const std::ve
   return text;
 }
 
-TrialResult run_trial(const World& world, Mutant mutant, smt::Oracle& oracle, bool with_report) {
+TrialResult run_trial(const World& world, Mutant mutant, smt::Oracle& oracle, bool with_report,
+                      CrossChecker* cross_check) {
   TrialResult result;
   Scenario scenario;
   ScenarioRun run;
@@ -272,7 +275,7 @@ TrialResult run_trial(const World& world, Mutant mutant, smt::Oracle& oracle, bo
                   "INTERNAL ERROR: the conflict filter kept every file after an unexpected exception (" +
                       result.unexpected_errors.front() + ")");
   }
-  prove_skips(run, scenario, oracle, result);
+  prove_skips(run, scenario, oracle, cross_check, result);
   result.shapes = shapes_of(run, scenario, world);
   if (with_report) result.report = render_report(scenario, run) + result.report;
   return result;
@@ -366,8 +369,8 @@ InterleavingFinding shrink_finding(WorldCategory category, uint64_t seed, Mutant
 // One Z3 oracle per worker thread, reused across chunks and categories.
 class Workers {
  public:
-  explicit Workers(unsigned threads) {
-    for (unsigned i = 0; i < std::max(1u, threads); ++i) oracles_.push_back(std::make_unique<smt::Oracle>());
+  Workers(unsigned threads, smt::OracleOptions options) {
+    for (unsigned i = 0; i < std::max(1u, threads); ++i) oracles_.push_back(std::make_unique<smt::Oracle>(options));
   }
   size_t size() const { return oracles_.size(); }
   smt::Oracle& oracle(size_t i) { return *oracles_[i]; }
@@ -420,7 +423,7 @@ CategoryResult explore_category(WorldCategory category, const ExploreOptions& op
     }
     std::vector<TrialResult> chunk(n);
     workers.run(n, [&](size_t k, size_t worker) {
-      chunk[k] = run_trial(worlds[k], options.mutant, workers.oracle(worker));
+      chunk[k] = run_trial(worlds[k], options.mutant, workers.oracle(worker), false, options.cross_check);
     });
     for (size_t k = 0; k < n; ++k) {  // merged in index order: the same whatever the threads
       result.stats.add(chunk[k]);
@@ -451,7 +454,9 @@ CategoryResult explore_category(WorldCategory category, const ExploreOptions& op
 }  // namespace
 
 std::vector<CategoryResult> explore(const ExploreOptions& options, const ExploreProgress& progress) {
-  Workers workers(options.threads);
+  smt::OracleOptions oracle_options;
+  oracle_options.record_smt2 = options.cross_check != nullptr;
+  Workers workers(options.threads, oracle_options);
   const std::vector<WorldCategory>& categories =
       options.categories.empty() ? generators::all_world_categories() : options.categories;
   std::vector<CategoryResult> results;

@@ -17,6 +17,7 @@
 
 #include "generators/world_gen.h"
 #include "model/mutant.h"
+#include "proofs/cross_check.h"
 #include "smt/oracle.h"
 
 namespace skipsound {
@@ -62,8 +63,10 @@ struct TrialResult {
   std::string report;                    // only when asked for (render_report = true)
 };
 
+// With `cross_check`, every conflict-time skip query Z3 answers is re-asked there; `oracle`
+// must then record its queries (OracleOptions::record_smt2).
 TrialResult run_trial(const generators::World& world, Mutant mutant, smt::Oracle& oracle,
-                      bool with_report = false);
+                      bool with_report = false, CrossChecker* cross_check = nullptr);
 
 struct InterleavingFinding {
   generators::WorldCategory category = generators::WorldCategory::Mixed;
@@ -119,6 +122,7 @@ struct ExploreOptions {
   Shard shard;
   bool stop_at_first_finding = false;
   size_t shrink_trial_limit = 400;  // trials spent shrinking one finding
+  CrossChecker* cross_check = nullptr;  // re-asks every conflict-time skip query (not while shrinking)
 };
 
 // Called after each chunk of trials: category, trials done, trials planned (0 = time budget).

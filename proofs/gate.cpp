@@ -90,8 +90,24 @@ struct PerFileHunt {
 
 // Cases [0, count) split over threads (index i on thread i mod threads); `stop` ends early once a
 // failing case is known (the lowest failing index is still reported deterministically below it).
+smt::OracleOptions recording_queries() {
+  smt::OracleOptions options;
+  options.record_smt2 = true;
+  return options;
+}
+
+// Re-asks the Z3 answers of a case's decisions in the second solver.
+void cross_check_case(const CaseCheck& check, size_t index, CrossChecker& checker) {
+  for (size_t d = 0; d < check.decisions.size(); ++d) {
+    const DecisionCheck& decision = check.decisions[d];
+    if (!decision.oracle) continue;
+    checker.check(decision.oracle_smt2, smt::verdict_of(*decision.oracle),
+                  "per-file-case-" + std::to_string(index) + "-predicate-" + std::to_string(d));
+  }
+}
+
 PerFileHunt hunt_per_file(uint64_t seed, Mutant mutant, size_t count, std::optional<double> seconds, unsigned threads,
-                          bool stop_at_first, const GateProgress& progress) {
+                          bool stop_at_first, const GateProgress& progress, CrossChecker* cross_check = nullptr) {
   const Clock::time_point start = Clock::now();
   PerFileHunt hunt;
   std::mutex lock;
@@ -99,6 +115,8 @@ PerFileHunt hunt_per_file(uint64_t seed, Mutant mutant, size_t count, std::optio
   std::atomic<size_t> done{0};
   const auto worker = [&](size_t first) {
     smt::Oracle oracle;
+    std::optional<smt::Oracle> recording;  // for the cases cross-checked: only they pay for the text
+    if (cross_check) recording.emplace(recording_queries());
     for (size_t i = first; i < count && !stop; i += threads) {
       if (seconds && seconds_since(start) > *seconds) break;
       const generators::FileCase c = [&] {
@@ -106,7 +124,9 @@ PerFileHunt hunt_per_file(uint64_t seed, Mutant mutant, size_t count, std::optio
         std::lock_guard<std::mutex> guard(lock);
         return file_case_at(case_seed(seed, mutant, i), mutant).value();
       }();
-      const CaseCheck check = check_case(c, &oracle, per_file_options(mutant));
+      const bool cross_checked = cross_check && i % kCrossCheckCaseStride == 0;
+      const CaseCheck check = check_case(c, cross_checked ? &*recording : &oracle, per_file_options(mutant));
+      if (cross_checked) cross_check_case(check, i, *cross_check);
       std::lock_guard<std::mutex> guard(lock);
       ++hunt.result.cases;
       hunt.result.decisions += check.decisions.size();
@@ -331,6 +351,9 @@ std::vector<std::string> GateReport::failures() const {
   for (const MutantResult& m : mutants) {
     if (!m.killed) out.push_back(std::string("mutant ") + mutant_name(m.mutant) + " survived");
   }
+  if (cross_check) {
+    for (const std::string& f : cross_check->findings) out.push_back("cross-check: " + f);
+  }
   return out;
 }
 
@@ -345,7 +368,11 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
   if (o.proofs) proofs = std::async(std::launch::async, run_proofs, Mutant::None);
   report.corpus = run_corpus(o.corpus_dir, progress);
 
-  PerFileHunt per_file = hunt_per_file(o.seed, Mutant::None, budget.file_cases, budget.file_seconds, o.threads, false, progress);
+  std::optional<CrossChecker> cross_check;
+  if (o.cross_check) cross_check.emplace(*o.cross_check, o.cross_check_dir);
+  CrossChecker* checker = cross_check ? &*cross_check : nullptr;
+  PerFileHunt per_file = hunt_per_file(o.seed, Mutant::None, budget.file_cases, budget.file_seconds, o.threads, false,
+                                       progress, checker);
   if (per_file.first_failing) {
     per_file.result.first_failure = shrink_file_case(case_seed(o.seed, Mutant::None, *per_file.first_failing), Mutant::None).report;
   }
@@ -367,12 +394,18 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
   e.shard = o.shard;
   e.trials_per_category = budget.trials_per_category;
   e.seconds_per_category = budget.seconds_per_category;
+  e.cross_check = checker;
   report.categories = explore(e, [&](WorldCategory c, size_t done, size_t planned) {
     if (progress) {
       progress(std::string("explore ") + world_category_name(c),
                std::to_string(done) + (planned ? "/" + std::to_string(planned) : std::string()) + " trials");
     }
   });
+
+  if (cross_check) {
+    if (progress) progress("cross-check", "asking the second solver");
+    report.cross_check = cross_check->finish(o.threads);
+  }
 
   if (!o.skip_mutants) {
     const std::vector<Mutant>& mutants = o.mutants.empty() ? all_mutants() : o.mutants;
@@ -430,6 +463,10 @@ std::string gate_summary_text(const GateReport& r) {
     for (const auto& [reason, n] : c.stats.z3_unknowns) unknowns[reason] += n;
   }
   for (const auto& [reason, n] : unknowns) out << "Z3 unknown (never a proof: the skip is reported, not trusted) x" << n << ": " << reason << "\n";
+  if (r.cross_check) {
+    out << "\n";
+    r.cross_check->print(out);
+  }
   for (const ProofGroupResult& p : r.proofs) {
     out << "\nproofs: " << p.group << ": " << (p.failed ? "FAILED" : "as expected") << " (" << fixed(p.seconds, 1) << " s)\n";
     if (p.failed) out << without_proved_lines(p.text);
@@ -481,6 +518,7 @@ nlohmann::json gate_report_json(const GateReport& r) {
     j["exhaustive"] = {{"comparisons", r.exhaustive->comparisons()}, {"disagreements", r.exhaustive->disagreements()},
                        {"unknowns", r.exhaustive->unknowns()}, {"seconds", r.exhaustive->seconds}};
   }
+  if (r.cross_check) j["crossCheck"] = r.cross_check->json();
   for (const ProofGroupResult& p : r.proofs) j["proofs"].push_back({{"group", p.group}, {"failed", p.failed}, {"seconds", p.seconds}});
   for (const MutantResult& m : r.mutants) {
     j["mutants"].push_back({{"mutant", mutant_name(m.mutant)}, {"killed", m.killed}, {"killedBy", m.killed_by},

@@ -1,7 +1,8 @@
 // `skipsound gate`: the CI correctness gate. It runs the scenario corpus, the per-file soundness
 // properties, the interleaving explorer over every category, the symbolic rule proofs and the
 // mutant matrix (every SPEC §8 mutant must be killed), and passes only when nothing is unsound
-// and no mutant survives.
+// and no mutant survives. With a cross-check solver (the CLI's default: cvc5), Z3's answers are
+// re-asked there too (proofs/cross_check.h), and a disagreement fails the gate.
 //
 // CI matrix example (GitHub Actions): four runners share the explorer's trial space; together
 // they run exactly what one runner with --budget 4x would.
@@ -56,7 +57,13 @@ struct GateOptions {
   std::string corpus_dir;  // tests/corpus/scenarios; empty = skip the corpus
   bool proofs = true;
   size_t exhaustive_comparisons = kGateExhaustiveComparisons;  // --exhaustive N; 0 skips the phase
+  // A second solver re-asks every conflict-time skip query of the explorer phase and every query
+  // of one per-file case in kCrossCheckCaseStride; nullopt = no cross-check.
+  std::optional<smt::SecondSolverOptions> cross_check;
+  std::string cross_check_dir;  // where disagreeing queries go; empty = a temporary folder
 };
+
+inline constexpr size_t kCrossCheckCaseStride = 10;
 
 struct CorpusFileResult {
   std::string file;
@@ -104,6 +111,7 @@ struct GateReport {
   std::vector<ProofGroupResult> proofs;
   std::vector<MutantResult> mutants;
   std::optional<ExhaustiveReport> exhaustive;  // the bounded exhaustive cross-check, when run
+  std::optional<CrossCheckTally> cross_check;
   double seconds = 0;
 
   GateOutcome outcome() const;

@@ -268,6 +268,7 @@ DecisionCheck check_decision(const TableShape& table, const GeneratedFile& file,
   if (oracle != nullptr && should_ask(options.oracle_use, check.production.verdict)) {
     const FileEvidence evidence = file_evidence(table, file);
     apply_oracle(check, oracle->check(predicate, table.schema, evidence), predicate, table.schema, evidence);
+    check.oracle_smt2 = oracle->last_smt2();
   }
   return check;
 }

@@ -67,6 +67,7 @@ struct DecisionCheck {
   DecisionOutcome outcome = DecisionOutcome::Kept;
   ScanFileOutcome production;                // the checker's verdict with its explanation
   std::optional<smt::OracleResult> oracle;   // absent when not asked
+  std::string oracle_smt2;                   // the query, when the oracle records it (record_smt2)
   std::optional<Row> witness;                // the row that refutes a skip, or Z3's row
   std::string witness_source;                // "live row 3", "Z3"
   std::string witness_problem;               // why a Z3 witness was rejected
