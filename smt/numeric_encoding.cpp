@@ -100,29 +100,14 @@ std::optional<SymValue> integral_arithmetic(ArithOp op, const std::vector<TypedV
 z3::expr rne(z3::context& ctx) { return wrap(ctx, Z3_mk_fpa_rne(ctx)); }
 
 z3::expr fp_is_zero(const z3::expr& f) { return wrap(f.ctx(), Z3_mk_fpa_is_zero(f.ctx(), f)); }
-z3::expr fp_is_negative(const z3::expr& f) { return wrap(f.ctx(), Z3_mk_fpa_is_negative(f.ctx(), f)); }
 z3::expr fp_neg(const z3::expr& f) { return wrap(f.ctx(), Z3_mk_fpa_neg(f.ctx(), f)); }
-z3::expr fp_abs(const z3::expr& f) { return wrap(f.ctx(), Z3_mk_fpa_abs(f.ctx(), f)); }
 z3::expr fp_add(const z3::expr& a, const z3::expr& b) { return wrap(a.ctx(), Z3_mk_fpa_add(a.ctx(), rne(a.ctx()), a, b)); }
-z3::expr fp_leq(const z3::expr& a, const z3::expr& b) { return wrap(a.ctx(), Z3_mk_fpa_leq(a.ctx(), a, b)); }
-z3::expr fp_geq(const z3::expr& a, const z3::expr& b) { return wrap(a.ctx(), Z3_mk_fpa_geq(a.ctx(), a, b)); }
 
 // A binary64 value stored as a float: rounded to binary32, then widened back exactly.
 z3::expr through_float(const z3::expr& f) {
   z3::context& ctx = f.ctx();
   const z3::expr narrow = wrap(ctx, Z3_mk_fpa_to_fp_float(ctx, rne(ctx), f, ctx.fpa_sort<32>()));
   return wrap(ctx, Z3_mk_fpa_to_fp_float(ctx, rne(ctx), narrow, ctx.fpa_sort<64>()));
-}
-
-// C's fmod: a − trunc(a / b)·b, exact, with the dividend's sign. IEEE's remainder rounds the
-// quotient to nearest instead; where the two differ they differ by |b|, and the sum is exact.
-z3::expr fmod(const z3::expr& a, const z3::expr& b) {
-  z3::context& ctx = a.ctx();
-  const z3::expr remainder = wrap(ctx, Z3_mk_fpa_rem(ctx, a, b));
-  const z3::expr signed_zero = z3::ite(fp_is_negative(a), fp_neg(ctx.fpa_val(0.0)), ctx.fpa_val(0.0));
-  const z3::expr toward_dividend = fp_add(remainder, z3::ite(fp_is_negative(a), fp_neg(fp_abs(b)), fp_abs(b)));
-  return z3::ite(fp_is_zero(remainder), signed_zero,
-                 z3::ite(fp_is_negative(remainder) == fp_is_negative(a), remainder, toward_dividend));
 }
 
 std::optional<SymValue> floating_arithmetic(ArithOp op, const std::vector<TypedValue>& operands, TypeKind kind) {
@@ -141,10 +126,7 @@ std::optional<SymValue> floating_arithmetic(ArithOp op, const std::vector<TypedV
       exact = wrap(ctx, Z3_mk_fpa_div(ctx, rne(ctx), a, b));
       is_null = is_null || fp_is_zero(b);
       break;
-    case ArithOp::Mod:
-      exact = fmod(a, b);
-      is_null = is_null || fp_is_zero(b);
-      break;
+    case ArithOp::Mod: return std::nullopt;  // see the header
   }
   return SymValue{is_null, kind == TypeKind::Float ? through_float(exact) : exact, Domain::Float};
 }
@@ -173,19 +155,6 @@ std::optional<SymValue> decimal_arithmetic(ArithOp op, const std::vector<TypedVa
   return to_decimal(is_null, exact, result);
 }
 
-// The JVM's saturating double -> int/long conversion (NaN -> 0); byte and short narrow the int.
-z3::expr floating_to_integral(const z3::expr& f, TypeKind kind) {
-  z3::context& ctx = f.ctx();
-  const TypeKind via = kind == TypeKind::Long ? TypeKind::Long : TypeKind::Int;
-  const auto low = static_cast<int64_t>(integral_min(via)), high = static_cast<int64_t>(integral_max(via));
-  const z3::expr saturated =
-      z3::ite(fp_is_nan(f), ctx.int_val(0),
-              z3::ite(fp_leq(f, ctx.fpa_val(static_cast<double>(low))), ctx.int_val(low),
-                      z3::ite(fp_geq(f, ctx.fpa_val(static_cast<double>(high))), ctx.int_val(high),
-                              truncate(wrap(ctx, Z3_mk_fpa_to_real(ctx, f))))));
-  return wrap_integral(saturated, kind);
-}
-
 }  // namespace
 
 std::optional<SymValue> encode_arithmetic(ArithOp op, const std::vector<TypedValue>& operands, const DataType& result) {
@@ -210,8 +179,6 @@ std::optional<SymValue> encode_numeric_cast(const TypedValue& operand, const Dat
     return SymValue{v.is_null, wrap_integral(truncate(v.payload), to.kind), Domain::Int};
   if (is_floating(from) && to.kind == TypeKind::Double) return SymValue{v.is_null, v.payload, Domain::Float};
   if (is_floating(from) && to.kind == TypeKind::Float) return SymValue{v.is_null, through_float(v.payload), Domain::Float};
-  if (is_floating(from) && is_integral(to.kind))
-    return SymValue{v.is_null, floating_to_integral(v.payload, to.kind), Domain::Int};
   return std::nullopt;
 }
 
