@@ -1,4 +1,4 @@
-// The conflict checker (SPEC §7, Delta's order): a loser is checked against one winning commit
+// The conflict checker (docs/semantics.md §7, Delta's order): a loser is checked against one winning commit
 // at a time; the first failing check aborts it with Delta's exception.
 #pragma once
 #include <optional>

@@ -1,4 +1,4 @@
-// Conflict-time data skipping (SPEC §5 "Conflict time", the seeds' feature): which of a winner's
+// Conflict-time data skipping (docs/semantics.md §5 "Conflict time", the seeds' feature): which of a winner's
 // added files the append check must still consider, given the loser's recorded reads.
 // The conflict checker raises ConcurrentAppendException iff `survivors()` is non-empty.
 #pragma once

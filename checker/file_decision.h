@@ -1,4 +1,4 @@
-// One file's skipping decision with its explanation (SPEC §5 keep rule, SPEC §9 reports):
+// One file's skipping decision with its explanation (docs/semantics.md §5 keep rule, docs/semantics.md §9 reports):
 // keep = (expr IS TRUE) OR NOT verified.
 #pragma once
 #include <cstdint>

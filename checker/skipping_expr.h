@@ -1,4 +1,4 @@
-// The skipping expression: a small IR over one file's statistics (SPEC §5), built from a bound
+// The skipping expression: a small IR over one file's statistics (docs/semantics.md §5), built from a bound
 // predicate, evaluated concretely here and encoded symbolically by smt/.
 #pragma once
 #include <cstdint>
@@ -61,7 +61,7 @@ SkipExprPtr skip_or(SkipExprPtr lhs, SkipExprPtr rhs);
 SkipExprPtr skip_not(SkipExprPtr operand);
 
 // Every stat the expression needs verified: its own stats, and for each min/max of c also
-// nullCount(c) and numRecords (SPEC §5).
+// nullCount(c) and numRecords (docs/semantics.md §5).
 std::set<StatRef> referenced_stats(const SkipExprPtr& e);
 
 // One file's stats as the concrete evaluation reads them.
@@ -73,7 +73,7 @@ struct StatReadContext {
 };
 
 // A stat's value, NULL when the file lacks it. A timestamp max reads as max + 1 ms (saturating),
-// because writers floor it to the millisecond (SPEC §4).
+// because writers floor it to the millisecond (docs/semantics.md §4).
 Value read_stat(const StatRef& s, const StatReadContext& ctx);
 
 // What one node evaluated to, children in order (for explanations and reports).

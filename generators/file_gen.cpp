@@ -122,7 +122,7 @@ GeneratedFile make_file(const TableShape& table, Mutant writer_mutant, std::vect
       break;
     }
     case StatsHistory::RecomputedThenDeleted: {
-      // Stats recomputed exactly over the live rows keep the physical numRecords (SPEC §4).
+      // Stats recomputed exactly over the live rows keep the physical numRecords (docs/semantics.md §4).
       const auto first = delete_more(file.deleted, choices.first_delete);
       FileStats recomputed = collect_tight(rows_not_deleted(file.rows, first));
       recomputed.num_records = static_cast<int64_t>(file.rows.size());

@@ -1,5 +1,5 @@
 // RapidCheck generator for one data file: its physical rows, an optional deletion vector, and
-// the stats the log carries for it — collected by the writer rules (SPEC §4), then possibly
+// the stats the log carries for it — collected by the writer rules (docs/semantics.md §4), then possibly
 // widened by one or two DV deletes and stripped of some fields.
 #pragma once
 #include <string>

@@ -1,4 +1,4 @@
-// Spark's + - * / % and unary minus with default (non-ANSI) semantics (SPEC §3).
+// Spark's + - * / % and unary minus with default (non-ANSI) semantics (docs/semantics.md §3).
 #pragma once
 #include "model/expr.h"
 #include "model/value.h"

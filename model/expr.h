@@ -1,4 +1,4 @@
-// The predicate IR (SPEC §3): what the X3 parser produces, the binder types, the printer prints,
+// The predicate IR (docs/semantics.md §3): what the X3 parser produces, the binder types, the printer prints,
 // the evaluator runs, the skipping builder translates and smt/ encodes.
 #pragma once
 #include <memory>
@@ -104,7 +104,7 @@ struct FunctionInfo {
 // nullptr for an unknown function.
 const FunctionInfo* find_function(const std::string& lower_name);
 
-// Deepest nesting the parser and binder accept (SPEC §3).
+// Deepest nesting the parser and binder accept (docs/semantics.md §3).
 inline constexpr int kMaxNestingDepth = 256;
 // Deepest IR tree the parser and binder accept. Operator chains (a AND b AND ...) build left-deep
 // trees without any parentheses; every tree walker recurses, so the depth must stay bounded.

@@ -1,5 +1,5 @@
 // SQL LIKE: '%' matches any run of characters, '_' exactly one code point, a backslash makes the
-// next pattern character literal (SPEC §3).
+// next pattern character literal (docs/semantics.md §3).
 #pragma once
 #include <optional>
 #include <string_view>

@@ -1,4 +1,4 @@
-// Named, known-unsound variants of the production logic (SPEC §8), switchable at run time.
+// Named, known-unsound variants of the production logic (docs/semantics.md §8), switchable at run time.
 // Each is a one-line deviation inside the real code path, never a copy of it.
 #pragma once
 #include <optional>

@@ -1,4 +1,4 @@
-// The table operations a transaction runs (SPEC §7 "Operations"): each scans its snapshot as
+// The table operations a transaction runs (docs/semantics.md §7 "Operations"): each scans its snapshot as
 // Delta does, records what it read, and produces the actions it would commit.
 #pragma once
 #include <string>
@@ -50,7 +50,7 @@ class ScanPlanner {
 };
 
 // Reads every live file whatever the condition: no partition pruning, no data skipping. The
-// serial-order oracle's ground truth (SPEC §6 "Independence"): the operation then sees every row
+// serial-order oracle's ground truth (docs/semantics.md §6 "Independence"): the operation then sees every row
 // and the model's evaluator alone decides which rows match.
 class EveryFilePlanner final : public ScanPlanner {
  public:

@@ -181,7 +181,7 @@ class StatsSax {
       if (key_of(f, naming_) == k) {
         next_ = Next{f.type.kind == TypeKind::Struct ? Next::Struct : Next::Leaf, &f,
                      frame.cursor_ordinal};
-        // Writers never record min/max for boolean, binary, arrays or maps (SPEC §4).
+        // Writers never record min/max for boolean, binary, arrays or maps (docs/semantics.md §4).
         if (next_.what == Next::Leaf && kind_ != StatKind::NullCount && !has_min_max(f.type.kind)) {
           next_.what = Next::Ignored;
         }

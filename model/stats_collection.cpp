@@ -106,7 +106,7 @@ struct LeafAccumulator {
   }
 };
 
-// Delta writes timestamps floored to the millisecond and strings cut to a prefix (SPEC §4).
+// Delta writes timestamps floored to the millisecond and strings cut to a prefix (docs/semantics.md §4).
 ColumnStats finish(const LeafAccumulator& acc, const DataType& type, const StatsConfig& config,
                    Mutant mutant) {
   ColumnStats out;

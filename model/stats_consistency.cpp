@@ -7,7 +7,7 @@
 
 namespace skipsound {
 
-// The counting argument (SPEC §6). The candidate row r is one of the file's L live rows
+// The counting argument (docs/semantics.md §6). The candidate row r is one of the file's L live rows
 // (L = numRecords − DV cardinality); the other L−1 rows are free. Stats are per column and the
 // other rows may differ column by column, so each column is decided on its own.
 //
@@ -21,7 +21,7 @@ namespace skipsound {
 // * Strings are read with the writer's prefix length N (model/string_truncation.h): a min of N
 //   code points may be a prefix of the true min; a max may be the true max, or its cut prefix plus
 //   a tie-breaker that says which characters came next. Stats no writer stores are impossible.
-// * Realisation (tight stats only): the true min is some live value in MinSet ({min}; [min,
+// * Realisation (tight stats without a DV only): the true min is some live value in MinSet ({min}; [min,
 //   min+999 µs] for timestamps; strings starting with min when min may be truncated), and likewise
 //   the true max in MaxSet. `needed` = how many of min/max must be realised (0, 1 or 2).
 // r NULL: some k in K with k ≥ 1 leaves L−k non-null others, which must realise min and max:
@@ -124,7 +124,7 @@ ValueRange intersect(const ValueRange& a, const ValueRange& b) {
   return both;
 }
 
-// How the writer's prefix length N reads one column's string stats (SPEC §4).
+// How the writer's prefix length N reads one column's string stats (docs/semantics.md §4).
 struct StringReading {
   StoredString min = StoredString::Exact;
   StoredMax max;
@@ -227,8 +227,13 @@ ColumnAllowance column_allowance(const ColumnContext& c) {
     a.upper_strict = is_string(c) && c.strings.max.kind == StoredString::Truncated;
     a.upper_label = stat_label(c.leaf, "max", to_display(*s.max)) + string_note(c, false, true);
   }
-  const std::optional<ValueRange> mins = c.tight && s.min ? std::optional(min_set(*s.min, c)) : std::nullopt;
-  const std::optional<ValueRange> maxs = c.tight && s.max ? std::optional(max_set(*s.max, c)) : std::nullopt;
+  // Only stats of the live rows must be realised by them: with a DV the recorded min and max may
+  // belong to deleted rows.
+  const bool realised_by_live_rows = c.tight && !c.has_dv;
+  const std::optional<ValueRange> mins =
+      realised_by_live_rows && s.min ? std::optional(min_set(*s.min, c)) : std::nullopt;
+  const std::optional<ValueRange> maxs =
+      realised_by_live_rows && s.max ? std::optional(max_set(*s.max, c)) : std::nullopt;
   const int needed = (mins ? 1 : 0) + (maxs ? 1 : 0);
   const bool may_coincide = !(mins && maxs) || !is_empty(intersect(*mins, *maxs));
   const int others_for_realising = needed == 2 ? (may_coincide ? 1 : 2) : needed;

@@ -1,4 +1,4 @@
-// Widening a file's stats when a deletion vector is attached or replaced (SPEC §4, last paragraph).
+// Widening a file's stats when a deletion vector is attached or replaced (docs/semantics.md §4.6).
 #pragma once
 #include <cstdint>
 

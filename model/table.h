@@ -1,4 +1,4 @@
-// The modelled table state (SPEC §4, §7): schema, properties, and the live files with their
+// The modelled table state (docs/semantics.md §4, §7): schema, properties, and the live files with their
 // physical rows, deletion vectors, writer-collected stats and partition values.
 #pragma once
 #include <cstdint>
@@ -17,7 +17,7 @@
 
 namespace skipsound {
 
-// Chosen by the committing transaction (SPEC §7). Serializable is Delta OSS's default.
+// Chosen by the committing transaction (docs/semantics.md §7). Serializable is Delta OSS's default.
 enum class IsolationLevel { Serializable, WriteSerializable, SnapshotIsolation };
 const char* isolation_level_name(IsolationLevel level);  // "Serializable", ...
 std::optional<IsolationLevel> isolation_level_from_name(std::string_view name);

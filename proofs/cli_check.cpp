@@ -1,4 +1,4 @@
-// `skipsound check`: every file's KEEP/SKIP decision judged by the Z3 oracle (SPEC §6).
+// `skipsound check`: every file's KEEP/SKIP decision judged by the Z3 oracle (docs/semantics.md §6).
 //
 // skipsound's own decisions:
 //   skipsound check PREDICATE (--schema S.json (--stats JSON | --rows F.jsonl) | --table DIR
@@ -131,7 +131,7 @@ struct Report {
   }
 };
 
-// skipsound's production decisions for every candidate of `files` (SPEC §5): partition filters
+// skipsound's production decisions for every candidate of `files` (docs/semantics.md §5): partition filters
 // decide only where files carry partition values; data skipping decides the rest.
 ScanResult production_decisions(const ExprPtr& predicate, const LoadedFiles& files, Mutant mutant) {
   const StatsEligibility eligibility(files.schema, files.config);
@@ -172,7 +172,7 @@ int check_external_decisions(const CheckArguments& args, Report& report) {
   std::vector<ExternalDecision> decisions = read_external_decisions(args.decisions_file);
   DumpingOracle oracle(args);
   for (ExternalDecision& d : decisions) {
-    // The judged engine wrote the stats with the prefix length the command names (SPEC §4).
+    // The judged engine wrote the stats with the prefix length the command names (docs/semantics.md §4).
     if (args.inputs.string_prefix_length) d.file.config.string_prefix_length = *args.inputs.string_prefix_length;
     const CandidateFile& candidate = d.file.candidates.front();
     // skipsound's own decision on the same file, shown next to the judged one.
@@ -201,7 +201,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
   add_file_input_options(*command, args->inputs);
   command->add_option("--decisions", args->decisions_file,
                       "another implementation's decisions, JSON Lines (format: proofs/cli_check.cpp)");
-  command->add_option("--mutant", args->mutant, "a mutant of skipsound's skipping logic (SPEC §8)");
+  command->add_option("--mutant", args->mutant, "a mutant of skipsound's skipping logic (docs/semantics.md §8)");
   command->add_flag("--json", args->json, "print the judgements as JSON");
   command->add_option("--rlimit", args->oracle.limits.resource_limit,
                       "Z3 resource limit per query: a deterministic budget (default 2000000)");

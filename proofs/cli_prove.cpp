@@ -1,4 +1,4 @@
-// `skipsound prove`: the symbolic rule theorems (SPEC §6) as a table, text or JSON.
+// `skipsound prove`: the symbolic rule theorems (docs/semantics.md §6) as a table, text or JSON.
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -14,7 +14,7 @@ namespace skipsound::cli {
 namespace {
 
 constexpr const char* kProveHelp =
-    "prove every skipping rule of SPEC §5 on every type (float with --all-types) with symbolic stats "
+    "prove every skipping rule of docs/semantics.md §5 on every type (float with --all-types) with symbolic stats "
     "and literals: "
     "PROVED, COUNTEREXAMPLE (stats, literal, row) or UNKNOWN (reason), with times. "
     "--mutant takes the per-file mutants (skip-missing-stats, trust-wide-nullcount, "

@@ -1,5 +1,5 @@
 // `skipsound skip`: the production skipping decision for each file, with its explanation — the
-// skipping expression, what each part evaluated to, and stats verification (SPEC §5).
+// skipping expression, what each part evaluated to, and stats verification (docs/semantics.md §5).
 #include <iostream>
 #include <memory>
 
@@ -94,7 +94,7 @@ void add_skip_command(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand("skip", kSkipHelp);
   command->add_option("predicate", args->predicate, "the read predicate (Spark SQL)")->required();
   add_file_input_options(*command, args->inputs);
-  command->add_option("--mutant", args->mutant, "a mutant of the skipping logic (SPEC §8)");
+  command->add_option("--mutant", args->mutant, "a mutant of the skipping logic (docs/semantics.md §8)");
   command->add_flag("--json", args->json, "print the decisions as JSON");
   command->callback([args, &exit_code] {
     run_skip(*args);

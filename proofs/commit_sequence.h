@@ -1,4 +1,4 @@
-// The commit driver (SPEC §6): transactions that all started from one snapshot try to commit in
+// The commit driver (docs/semantics.md §6): transactions that all started from one snapshot try to commit in
 // a given order; each is checked against every commit since its snapshot, in version order, and
 // either commits (the table advances) or aborts with the first conflict.
 #pragma once

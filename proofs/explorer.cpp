@@ -39,7 +39,7 @@ double seconds_since(Clock::time_point start) {
 
 // ---- the Z3 side: every conflict-time skip must be proved ----
 
-// What the loser is taken to have read (SPEC §5): a whole-table read, or no recorded predicate on
+// What the loser is taken to have read (docs/semantics.md §5): a whole-table read, or no recorded predicate on
 // an unpartitioned table, reads everything; a partitioned table's loser without predicates has
 // no append conflict, so nothing needs proving.
 std::vector<ExprPtr> reads_to_prove(const Transaction& loser, const Table& snapshot) {

@@ -1,4 +1,4 @@
-// The interleaving explorer (SPEC §6): generated worlds (generators/world_gen.h) run through the
+// The interleaving explorer (docs/semantics.md §6): generated worlds (generators/world_gen.h) run through the
 // operations, the conflict checker and the serial-order oracle; every conflict-time skip of a
 // winner-added file is also put to the Z3 oracle (production skip => Unsat). A failing trial
 // shrinks (RapidCheck's shrink tree) to a minimal schedule, saved as a scenario file.

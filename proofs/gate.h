@@ -1,6 +1,6 @@
 // `skipsound gate`: the CI correctness gate. It runs the scenario corpus, the per-file soundness
 // properties, the interleaving explorer over every category, the symbolic rule proofs and the
-// mutant matrix (every SPEC §8 mutant must be killed), and passes only when nothing is unsound
+// mutant matrix (every docs/semantics.md §8 mutant must be killed), and passes only when nothing is unsound
 // and no mutant survives. With a cross-check solver (the CLI's default: cvc5), Z3's answers are
 // re-asked there too (proofs/cross_check.h), and a disagreement fails the gate.
 //

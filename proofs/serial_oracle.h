@@ -1,12 +1,12 @@
-// The serial-order oracle (SPEC §6): each committed transaction's outcome — its actions, computed
+// The serial-order oracle (docs/semantics.md §6): each committed transaction's outcome — its actions, computed
 // on its snapshot, applied after the winners' — must equal an allowed serial execution:
 // re-running it after them, or (WriteSerializable, blind-append winners) running those winners
 // after it, or (a commit Delta drops to SnapshotIsolation: empty or dataChange-free) running
 // every winner after it. Its actions must also be what its operations give on its own snapshot.
 //
-// Independence (SPEC §6): this oracle shares no code with the code under test (checker/). Every
+// Independence (docs/semantics.md §6): this oracle shares no code with the code under test (checker/). Every
 // re-run reads every row of every live file with the model's evaluator, and which serial orders
-// an isolation level allows is derived here from SPEC §7, not asked of the checker. The attempts
+// an isolation level allows is derived here from docs/semantics.md §7, not asked of the checker. The attempts
 // it judges carry no checker type; proofs/schedule_verdict.h adapts the commit driver's run.
 #pragma once
 #include <optional>

@@ -1,4 +1,4 @@
-// Three-valued encoding of the predicate IR (SPEC §2, §3) over a symbolic row. Exact for
+// Three-valued encoding of the predicate IR (docs/semantics.md §2, §3) over a symbolic row. Exact for
 // comparisons, <=>, IN (with NULL items), LIKE (Z3 regular expressions), BETWEEN, AND/OR/NOT (an
 // untyped NULL there is the NULL truth value), IS [NOT] NULL, and the arithmetic and numeric
 // casts smt/numeric_encoding.h lists. Everything else — conversions of integral or decimal values

@@ -1,4 +1,4 @@
-// Stats verification, eligibility (SPEC §4, §5) and the value-order corners of concrete
+// Stats verification, eligibility (docs/semantics.md §4, §5) and the value-order corners of concrete
 // evaluation: millisecond timestamps, NaN, signed zeros and wide (DV) bounds.
 #include "tests/checker/checker_fixture.h"
 

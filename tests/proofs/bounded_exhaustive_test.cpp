@@ -92,7 +92,7 @@ TEST(BoundedExhaustive, TightStatsOfOneRowAllowThatRowOnly) {
   const StatsQuestion q{exhaustive::written_stats({{Value::integral(TypeKind::Byte, 1)}}, u, {}), 0};
   EXPECT_TRUE(brute.find_row(q, parse_and_bind("x = 1", u.schema())));
   EXPECT_FALSE(brute.find_row(q, parse_and_bind("x <> 1 OR x IS NULL", u.schema())));
-  // Rows {-1, 1}: nothing in between; a DV deleting one keeps both candidates, and SPEC §4's
+  // Rows {-1, 1}: nothing in between; a DV deleting one keeps both candidates, and docs/semantics.md §4's
   // bounds reading adds the domain values between them.
   const std::vector<Row> two = {{Value::integral(TypeKind::Byte, -1)}, {Value::integral(TypeKind::Byte, 1)}};
   const StatsQuestion tight{exhaustive::written_stats(two, u, {}), 0};
