@@ -105,6 +105,16 @@ TEST(Oracle, SingleRecordWithDifferentMinAndMaxIsImpossible) {
   expect_impossible(c, "x = 1 OR x = 2 OR x IS NULL OR x > 0 OR x <= 0", "stats.x.nullCount = 0");
 }
 
+// Stats without tightBounds on a file with a DV describe the physical rows: the deleted rows may
+// be the ones holding min and max, so the one live row may be any value between them.
+TEST(Oracle, DeletedRowsMayHoldTheRecordedMinAndMax) {
+  FileStats untagged = stats(3, {column(i64(1), i64(10), 0)});
+  untagged.tight_bounds.reset();
+  Case c{schema_of({{"x", TypeKind::Long}}), untagged, 2};
+  expect_sat(c, "x = 5");
+  expect_unsat(c, "x > 10");
+}
+
 TEST(Oracle, TwoRecordsOneNullForcesMinEqualsMax) {
   Case c{schema_of({{"x", TypeKind::Long}}), stats(2, {column(i64(5), i64(5), 1)})};
   expect_sat(c, "x = 5");
