@@ -193,28 +193,21 @@ const char* disagreement_name(DisagreementKind k) {
   return "?";
 }
 
-size_t ExhaustiveReport::comparisons() const {
+namespace {
+
+size_t total(const std::vector<UniverseTally>& universes, size_t UniverseTally::*count) {
   size_t n = 0;
-  for (const UniverseTally& u : universes) n += u.comparisons;
+  for (const UniverseTally& u : universes) n += u.*count;
   return n;
 }
 
-size_t ExhaustiveReport::disagreements() const {
-  size_t n = 0;
-  for (const UniverseTally& u : universes) n += u.disagreements;
-  return n;
-}
+}  // namespace
 
-size_t ExhaustiveReport::unknowns() const {
-  size_t n = 0;
-  for (const UniverseTally& u : universes) n += u.unknown;
-  return n;
-}
-
+size_t ExhaustiveReport::comparisons() const { return total(universes, &UniverseTally::comparisons); }
+size_t ExhaustiveReport::disagreements() const { return total(universes, &UniverseTally::disagreements); }
+size_t ExhaustiveReport::unknowns() const { return total(universes, &UniverseTally::unknown); }
 size_t ExhaustiveReport::wide_over_approximations() const {
-  size_t n = 0;
-  for (const UniverseTally& u : universes) n += u.wide_over_approximations;
-  return n;
+  return total(universes, &UniverseTally::wide_over_approximations);
 }
 
 ExhaustiveReport run_exhaustive_cross_check(const ExhaustiveOptions& o) {
