@@ -7,7 +7,7 @@
 #include <chrono>
 #include <vector>
 
-#include "model/binder.h"
+#include "model/sql/binder.h"
 #include "smt/oracle.h"
 
 namespace skipsound {

@@ -1,8 +1,8 @@
 // Parse + bind throughput for typical read predicates (target: >= 100,000 per second per core).
 #include <benchmark/benchmark.h>
 
-#include "model/binder.h"
-#include "model/parser.h"
+#include "model/sql/binder.h"
+#include "model/sql/parser.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Parsing one file's stats JSON: the per-file cost of every conflict check (target >= 200k/s).
 #include <benchmark/benchmark.h>
 
-#include "model/stats.h"
+#include "model/stats/stats.h"
 
 namespace {
 

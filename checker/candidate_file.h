@@ -4,9 +4,9 @@
 #include <map>
 #include <string>
 
-#include "model/row.h"
-#include "model/schema.h"
-#include "model/stats.h"
+#include "model/sql/row.h"
+#include "model/sql/schema.h"
+#include "model/stats/stats.h"
 
 namespace skipsound {
 
@@ -17,7 +17,7 @@ struct CandidateFile {
   int64_t dv_cardinality = 0;
 };
 
-// Typed partition values by logical column name (as model/delta_log.h's LiveFile holds them)
+// Typed partition values by logical column name (as model/log/delta_log.h's LiveFile holds them)
 // laid out as a row; columns not named are NULL.
 Row partition_row(const std::map<std::string, Value>& values, const Schema& schema);
 

@@ -6,10 +6,10 @@
 #include <variant>
 
 #include "checker/conflict_filter.h"
-#include "model/commit.h"
-#include "model/mutant.h"
-#include "model/table.h"
-#include "model/transaction.h"
+#include "model/table/commit.h"
+#include "model/mutants/mutant.h"
+#include "model/table/table.h"
+#include "model/table/transaction.h"
 
 namespace skipsound {
 

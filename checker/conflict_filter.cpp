@@ -5,7 +5,7 @@
 
 #include "checker/partition_match.h"
 #include "checker/skipping_builder.h"
-#include "model/input_error.h"
+#include "model/values/input_error.h"
 
 namespace skipsound {
 

@@ -9,7 +9,7 @@
 #include "checker/file_decision.h"
 #include "checker/filter_classification.h"
 #include "checker/stats_eligibility.h"
-#include "model/mutant.h"
+#include "model/mutants/mutant.h"
 
 namespace skipsound {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "checker/skipping_expr.h"
-#include "model/mutant.h"
+#include "model/mutants/mutant.h"
 
 namespace skipsound {
 

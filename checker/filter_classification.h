@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "checker/stats_eligibility.h"
-#include "model/expr.h"
+#include "model/sql/expr.h"
 
 namespace skipsound {
 

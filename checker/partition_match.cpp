@@ -1,7 +1,7 @@
 #include "checker/partition_match.h"
 
 #include "checker/filter_classification.h"
-#include "model/evaluator.h"
+#include "model/sql/evaluator.h"
 
 namespace skipsound {
 

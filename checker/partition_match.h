@@ -3,8 +3,8 @@
 #pragma once
 #include <vector>
 
-#include "model/expr.h"
-#include "model/row.h"
+#include "model/sql/expr.h"
+#include "model/sql/row.h"
 
 namespace skipsound {
 

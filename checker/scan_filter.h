@@ -10,7 +10,7 @@
 #include "checker/filter_classification.h"
 #include "checker/partition_match.h"
 #include "checker/stats_eligibility.h"
-#include "model/mutant.h"
+#include "model/mutants/mutant.h"
 
 namespace skipsound {
 

@@ -2,8 +2,8 @@
 // (partition filters exactly, data filters by stats), as Delta's scans do.
 #pragma once
 #include "checker/candidate_file.h"
-#include "model/mutant.h"
-#include "model/operations.h"
+#include "model/mutants/mutant.h"
+#include "model/table/operations.h"
 
 namespace skipsound {
 

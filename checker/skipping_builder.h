@@ -7,8 +7,8 @@
 
 #include "checker/skipping_expr.h"
 #include "checker/stats_eligibility.h"
-#include "model/expr.h"
-#include "model/mutant.h"
+#include "model/sql/expr.h"
+#include "model/mutants/mutant.h"
 
 namespace skipsound {
 

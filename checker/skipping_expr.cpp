@@ -4,7 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "model/string_truncation.h"
+#include "model/stats/string_truncation.h"
 
 namespace skipsound {
 

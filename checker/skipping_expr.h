@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "model/expr.h"
-#include "model/mutant.h"
-#include "model/stats.h"
+#include "model/sql/expr.h"
+#include "model/mutants/mutant.h"
+#include "model/stats/stats.h"
 
 namespace skipsound {
 

@@ -4,14 +4,14 @@
 #pragma once
 #include <vector>
 
-#include "model/schema.h"
-#include "model/stats_collection.h"
+#include "model/sql/schema.h"
+#include "model/stats/stats_collection.h"
 
 namespace skipsound {
 
 class StatsEligibility {
  public:
-  // Uses the writer's own rule (indexed_leaves in model/stats_collection.h), so reader and
+  // Uses the writer's own rule (indexed_leaves in model/stats/stats_collection.h), so reader and
   // writer cannot disagree on which leaves carry stats. `schema` must outlive this object.
   StatsEligibility(const Schema& schema, const StatsConfig& config);
 

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/binder.h"
-#include "model/printer.h"
+#include "model/sql/binder.h"
+#include "model/sql/printer.h"
 
 namespace {
 

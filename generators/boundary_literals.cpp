@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "generators/value_gen.h"
-#include "model/utf8.h"
+#include "model/values/utf8.h"
 
 namespace skipsound::generators {
 namespace {

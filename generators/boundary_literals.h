@@ -7,7 +7,7 @@
 #include <rapidcheck.h>
 
 #include "generators/file_gen.h"
-#include "model/schema.h"
+#include "model/sql/schema.h"
 
 namespace skipsound::generators {
 

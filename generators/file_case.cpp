@@ -6,9 +6,9 @@
 
 #include "generators/combinators.h"
 #include "generators/predicate_gen.h"
-#include "model/printer.h"
-#include "model/row.h"
-#include "model/stats.h"
+#include "model/sql/printer.h"
+#include "model/sql/row.h"
+#include "model/stats/stats.h"
 
 namespace skipsound::generators {
 

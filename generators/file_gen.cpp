@@ -5,8 +5,8 @@
 
 #include "generators/combinators.h"
 #include "generators/row_gen.h"
-#include "model/stats_collection.h"
-#include "model/stats_widening.h"
+#include "model/stats/stats_collection.h"
+#include "model/stats/stats_widening.h"
 
 namespace skipsound::generators {
 namespace {

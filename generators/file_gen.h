@@ -8,9 +8,9 @@
 #include <rapidcheck.h>
 
 #include "generators/schema_gen.h"
-#include "model/mutant.h"
-#include "model/row.h"
-#include "model/stats.h"
+#include "model/mutants/mutant.h"
+#include "model/sql/row.h"
+#include "model/stats/stats.h"
 
 namespace skipsound::generators {
 

@@ -4,7 +4,7 @@
 
 #include "generators/boundary_literals.h"
 #include "generators/combinators.h"
-#include "model/binder.h"
+#include "model/sql/binder.h"
 
 namespace skipsound::generators {
 namespace {

@@ -1,6 +1,6 @@
 // RapidCheck generator for read predicates over one table, sized and recursive, covering every
 // form of docs/semantics.md §3 and biased towards the given file's bounds so that skipping decisions are
-// close calls. Predicates come out bound (model/binder.h), ready for the evaluator and checker.
+// close calls. Predicates come out bound (model/sql/binder.h), ready for the evaluator and checker.
 #pragma once
 #include <string>
 
@@ -8,7 +8,7 @@
 
 #include "generators/file_gen.h"
 #include "generators/schema_gen.h"
-#include "model/expr.h"
+#include "model/sql/expr.h"
 
 namespace skipsound::generators {
 

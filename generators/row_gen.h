@@ -7,7 +7,7 @@
 #include <rapidcheck.h>
 
 #include "generators/schema_gen.h"
-#include "model/row.h"
+#include "model/sql/row.h"
 
 namespace skipsound::generators {
 

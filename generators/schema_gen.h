@@ -4,8 +4,8 @@
 #pragma once
 #include <rapidcheck.h>
 
-#include "model/schema.h"
-#include "model/stats_collection.h"
+#include "model/sql/schema.h"
+#include "model/stats/stats_collection.h"
 
 namespace skipsound::generators {
 

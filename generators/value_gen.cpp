@@ -4,8 +4,8 @@
 #include <limits>
 
 #include "generators/combinators.h"
-#include "model/temporal.h"
-#include "model/utf8.h"
+#include "model/values/temporal.h"
+#include "model/values/utf8.h"
 
 namespace skipsound::generators {
 namespace {

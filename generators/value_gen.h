@@ -7,7 +7,7 @@
 
 #include <rapidcheck.h>
 
-#include "model/value.h"
+#include "model/values/value.h"
 
 namespace skipsound::generators {
 

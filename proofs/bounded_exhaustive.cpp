@@ -8,13 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/binder.h"
-#include "model/evaluator.h"
-#include "model/mutant.h"
-#include "model/printer.h"
-#include "model/stats_collection.h"
-#include "model/stats_widening.h"
-#include "model/utf8.h"
+#include "model/sql/binder.h"
+#include "model/sql/evaluator.h"
+#include "model/mutants/mutant.h"
+#include "model/sql/printer.h"
+#include "model/stats/stats_collection.h"
+#include "model/stats/stats_widening.h"
+#include "model/values/utf8.h"
 
 namespace skipsound::exhaustive {
 namespace {

@@ -40,10 +40,10 @@
 #include <string>
 #include <vector>
 
-#include "model/expr.h"
-#include "model/row.h"
-#include "model/schema.h"
-#include "model/stats.h"
+#include "model/sql/expr.h"
+#include "model/sql/row.h"
+#include "model/sql/schema.h"
+#include "model/stats/stats.h"
 
 namespace skipsound::exhaustive {
 

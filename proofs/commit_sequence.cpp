@@ -1,6 +1,6 @@
 #include "proofs/commit_sequence.h"
 
-#include "model/input_error.h"
+#include "model/values/input_error.h"
 
 namespace skipsound {
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "checker/conflict_checker.h"
-#include "model/table.h"
-#include "model/transaction.h"
+#include "model/table/table.h"
+#include "model/table/transaction.h"
 
 namespace skipsound {
 

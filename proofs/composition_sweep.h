@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "model/mutant.h"
+#include "model/mutants/mutant.h"
 #include "smt/predicate_template.h"
 #include "smt/rule_theorems.h"
 #include "smt/solver_limits.h"

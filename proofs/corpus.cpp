@@ -5,11 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/binder.h"
-#include "model/input_error.h"
-#include "model/printer.h"
-#include "model/row.h"
-#include "model/stats.h"
+#include "model/sql/binder.h"
+#include "model/values/input_error.h"
+#include "model/sql/printer.h"
+#include "model/sql/row.h"
+#include "model/stats/stats.h"
 
 namespace skipsound {
 namespace {

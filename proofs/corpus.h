@@ -20,8 +20,8 @@
 
 #include "generators/file_gen.h"
 #include "generators/schema_gen.h"
-#include "model/expr.h"
-#include "model/mutant.h"
+#include "model/sql/expr.h"
+#include "model/mutants/mutant.h"
 #include "proofs/per_file_properties.h"
 
 namespace skipsound {

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/input_error.h"
+#include "model/values/input_error.h"
 
 namespace skipsound {
 

@@ -1,6 +1,6 @@
 #include "proofs/decision_text.h"
 
-#include "model/value.h"
+#include "model/values/value.h"
 
 namespace skipsound::cli {
 

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/binder.h"
-#include "model/printer.h"
+#include "model/sql/binder.h"
+#include "model/sql/printer.h"
 #include "smt/oracle.h"
 
 namespace skipsound {

@@ -9,9 +9,9 @@
 
 #include "checker/conflict_filter.h"
 #include "checker/scan_planner.h"
-#include "model/evaluator.h"
-#include "model/input_error.h"
-#include "model/printer.h"
+#include "model/sql/evaluator.h"
+#include "model/values/input_error.h"
+#include "model/sql/printer.h"
 #include "proofs/interleaving_report.h"
 #include "proofs/scenario.h"
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "generators/world_gen.h"
-#include "model/mutant.h"
+#include "model/mutants/mutant.h"
 #include "proofs/cross_check.h"
 #include "smt/oracle.h"
 

@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/binder.h"
-#include "model/delta_log.h"
-#include "model/input_error.h"
+#include "model/sql/binder.h"
+#include "model/log/delta_log.h"
+#include "model/values/input_error.h"
 
 namespace skipsound::cli {
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "checker/file_decision.h"
-#include "model/expr.h"
-#include "proofs/file_inputs.h"
+#include "model/sql/expr.h"
+#include "proofs/cli/file_inputs.h"
 
 namespace skipsound::cli {
 

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "generators/file_case.h"
-#include "model/input_error.h"
+#include "model/values/input_error.h"
 #include "proofs/corpus.h"
 #include "proofs/interleaving_report.h"
 #include "proofs/per_file_properties.h"

@@ -35,7 +35,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "model/mutant.h"
+#include "model/mutants/mutant.h"
 #include "proofs/exhaustive_cross_check.h"
 #include "proofs/explorer.h"
 

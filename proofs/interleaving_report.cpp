@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/printer.h"
+#include "model/sql/printer.h"
 
 namespace skipsound {
 

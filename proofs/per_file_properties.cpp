@@ -6,10 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "checker/stats_eligibility.h"
-#include "model/evaluator.h"
-#include "model/printer.h"
-#include "model/row.h"
-#include "model/stats.h"
+#include "model/sql/evaluator.h"
+#include "model/sql/printer.h"
+#include "model/sql/row.h"
+#include "model/stats/stats.h"
 
 namespace skipsound {
 namespace {

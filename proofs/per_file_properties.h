@@ -14,8 +14,8 @@
 #include "generators/file_case.h"
 #include "generators/file_gen.h"
 #include "generators/schema_gen.h"
-#include "model/expr.h"
-#include "model/mutant.h"
+#include "model/sql/expr.h"
+#include "model/mutants/mutant.h"
 #include "smt/oracle.h"
 
 namespace skipsound {

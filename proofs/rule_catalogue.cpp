@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "checker/skipping_builder.h"
-#include "model/printer.h"
+#include "model/sql/printer.h"
 
 namespace skipsound {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "model/expr.h"
-#include "model/mutant.h"
+#include "model/sql/expr.h"
+#include "model/mutants/mutant.h"
 #include "smt/predicate_template.h"
 
 namespace skipsound {

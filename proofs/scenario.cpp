@@ -8,11 +8,11 @@
 #include <nlohmann/json.hpp>
 
 #include "checker/scan_planner.h"
-#include "model/binder.h"
-#include "model/input_error.h"
-#include "model/parser.h"
-#include "model/printer.h"
-#include "model/stats_widening.h"
+#include "model/sql/binder.h"
+#include "model/values/input_error.h"
+#include "model/sql/parser.h"
+#include "model/sql/printer.h"
+#include "model/stats/stats_widening.h"
 
 namespace skipsound {
 
@@ -258,7 +258,7 @@ class ScenarioParser {
   }
 
   // `deleted=2,3`: a DV over those physical rows, the stats widened as Delta does when it
-  // attaches one (model/stats_widening.h) — the wide stats a later scan reads.
+  // attaches one (model/stats/stats_widening.h) — the wide stats a later scan reads.
   void attach_deletion_vector(TableFile& file, const std::string& indexes) const {
     if (!scenario_.table.properties().deletion_vectors) {
       throw InputError("file '" + file.path + "': deleted= needs 'property deletionVectors: on'");

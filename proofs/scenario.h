@@ -28,7 +28,7 @@
 //                                           Options in brackets: whole-table-read (also records
 //                                           a whole-table read), not-blind (commit info says
 //                                           isBlindAppend=false), no-stats (writes without stats)
-//   Operations (predicates in the SQL syntax of model/parser.h):
+//   Operations (predicates in the SQL syntax of model/sql/parser.h):
 //     INSERT <rows>                         rows as in `file`: a JSON array or `range ...`
 //     SELECT [WHERE <predicate>]            a read only
 //     DELETE [WHERE <predicate>]
@@ -49,9 +49,9 @@
 #include <vector>
 
 #include "checker/conflict_checker.h"
-#include "model/operations.h"
-#include "model/table.h"
-#include "model/transaction.h"
+#include "model/table/operations.h"
+#include "model/table/table.h"
+#include "model/table/transaction.h"
 #include "proofs/commit_sequence.h"
 #include "proofs/schedule_verdict.h"
 

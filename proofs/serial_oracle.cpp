@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "model/value.h"
+#include "model/values/value.h"
 
 namespace skipsound {
 

@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "model/table.h"
-#include "model/transaction.h"
+#include "model/table/table.h"
+#include "model/table/transaction.h"
 
 namespace skipsound {
 

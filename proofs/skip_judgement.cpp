@@ -1,7 +1,7 @@
 #include "proofs/skip_judgement.h"
 
-#include "model/row.h"
-#include "model/stats.h"
+#include "model/sql/row.h"
+#include "model/stats/stats.h"
 #include "proofs/decision_text.h"
 
 namespace skipsound::cli {

@@ -7,8 +7,8 @@
 #pragma once
 #include <set>
 
-#include "model/expr.h"
-#include "model/stats_consistency.h"
+#include "model/sql/expr.h"
+#include "model/stats/stats_consistency.h"
 
 namespace skipsound::smt {
 

@@ -14,7 +14,7 @@
 
 #include <z3++.h>
 
-#include "model/expr.h"
+#include "model/sql/expr.h"
 #include "smt/row_symbols.h"
 
 namespace skipsound::smt {

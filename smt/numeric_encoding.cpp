@@ -51,7 +51,7 @@ z3::expr floor_of(const z3::expr& real) { return wrap(real.ctx(), Z3_mk_real2int
 // Toward zero, as C++ and Java integer division and BigDecimal's whole part.
 z3::expr truncate(const z3::expr& real) { return z3::ite(real >= 0, floor_of(real), -floor_of(-real)); }
 
-// Half away from zero (model/arithmetic.cpp divide_half_up, model/cast.cpp round_decimal).
+// Half away from zero (model/sql/arithmetic.cpp divide_half_up, model/values/cast.cpp round_decimal).
 z3::expr round_half_up(const z3::expr& real) {
   const z3::expr half = real.ctx().real_val(1, 2);
   return z3::ite(real >= 0, floor_of(real + half), -floor_of(-real + half));

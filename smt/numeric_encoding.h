@@ -1,5 +1,5 @@
-// Spark's non-ANSI arithmetic and numeric casts as the model evaluates them (model/arithmetic.cpp,
-// model/cast.cpp), on symbolic values: integral + - * % and unary minus wrap into the result type,
+// Spark's non-ANSI arithmetic and numeric casts as the model evaluates them (model/sql/arithmetic.cpp,
+// model/values/cast.cpp), on symbolic values: integral + - * % and unary minus wrap into the result type,
 // x % 0 is NULL and the remainder takes the dividend's sign; decimals are exact, rounded half away
 // from zero to the result scale and NULL past its precision; doubles and floats are IEEE binary64
 // with round-to-nearest-even (a float result rounded once more to binary32, as the evaluator
@@ -22,7 +22,7 @@
 
 #include <z3++.h>
 
-#include "model/expr.h"
+#include "model/sql/expr.h"
 #include "smt/sym_value.h"
 
 namespace skipsound::smt {

@@ -3,8 +3,8 @@
 #include <chrono>
 #include <map>
 
-#include "model/evaluator.h"
-#include "model/printer.h"
+#include "model/sql/evaluator.h"
+#include "model/sql/printer.h"
 #include "smt/allowance_slice.h"
 #include "smt/expr_encoding.h"
 #include "smt/stats_encoding.h"

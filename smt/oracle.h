@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "model/expr.h"
-#include "model/stats_consistency.h"
+#include "model/sql/expr.h"
+#include "model/stats/stats_consistency.h"
 #include "smt/oracle_result.h"
 #include "smt/solver_limits.h"
 

@@ -4,8 +4,8 @@
 #include <variant>
 #include <vector>
 
-#include "model/evaluator.h"
-#include "model/row.h"
+#include "model/sql/evaluator.h"
+#include "model/sql/row.h"
 
 namespace skipsound::smt {
 

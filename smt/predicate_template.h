@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "model/expr.h"
-#include "model/schema.h"
+#include "model/sql/expr.h"
+#include "model/sql/schema.h"
 
 namespace skipsound::smt {
 

@@ -10,8 +10,8 @@
 
 #include <z3++.h>
 
-#include "model/row.h"
-#include "model/schema.h"
+#include "model/sql/row.h"
+#include "model/sql/schema.h"
 #include "smt/code_points.h"
 #include "smt/sym_value.h"
 

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "checker/skipping_expr.h"
-#include "model/row.h"
-#include "model/stats.h"
-#include "model/string_truncation.h"
+#include "model/sql/row.h"
+#include "model/stats/stats.h"
+#include "model/stats/string_truncation.h"
 #include "smt/predicate_template.h"
 #include "smt/solver_limits.h"
 

@@ -1,5 +1,5 @@
 // Condition (1) of docs/semantics.md §6 in Z3: the candidate row is consistent with the file's stats. Encodes
-// model/stats_consistency.h's allowance, so the Z3 side and the Z3-free re-check share one
+// model/stats/stats_consistency.h's allowance, so the Z3 side and the Z3-free re-check share one
 // definition; each assertion carries the stats fact it comes from as its unsat-core label.
 #pragma once
 #include <set>
@@ -8,7 +8,7 @@
 
 #include <z3++.h>
 
-#include "model/stats_consistency.h"
+#include "model/stats/stats_consistency.h"
 #include "smt/row_symbols.h"
 
 namespace skipsound::smt {

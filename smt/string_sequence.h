@@ -16,8 +16,8 @@
 
 #include <z3++.h>
 
-#include "model/expr.h"
-#include "model/stats_consistency.h"
+#include "model/sql/expr.h"
+#include "model/stats/stats_consistency.h"
 
 namespace skipsound::smt {
 

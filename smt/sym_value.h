@@ -9,7 +9,7 @@
 
 #include <z3++.h>
 
-#include "model/value.h"
+#include "model/values/value.h"
 #include "smt/code_points.h"
 #include "smt/string_sequence.h"
 

@@ -4,7 +4,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "model/string_truncation.h"
+#include "model/stats/string_truncation.h"
 
 namespace skipsound::smt {
 

@@ -14,9 +14,9 @@
 
 #include <z3++.h>
 
-#include "model/mutant.h"
-#include "model/schema.h"
-#include "model/stats.h"
+#include "model/mutants/mutant.h"
+#include "model/sql/schema.h"
+#include "model/stats/stats.h"
 #include "smt/row_symbols.h"
 
 namespace skipsound::smt {

@@ -11,7 +11,7 @@
 #include "checker/file_decision.h"
 #include "checker/skipping_builder.h"
 #include "checker/stats_eligibility.h"
-#include "model/expr.h"
+#include "model/sql/expr.h"
 
 namespace skipsound::test {
 

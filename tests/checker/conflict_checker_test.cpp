@@ -4,7 +4,7 @@
 
 #include "checker/conflict_checker.h"
 #include "checker/scan_planner.h"
-#include "model/binder.h"
+#include "model/sql/binder.h"
 
 namespace skipsound {
 namespace {

@@ -124,7 +124,7 @@ TEST_F(ConflictFilter, AnErrorKeepsEveryFile) {
   const ExprPtr bad = make_in(col("x"), {lit(str("a")), lit(1)});
   const auto r = run(LoserReads{false, {data_read({bad})}}, {added(1000, 1100)});
   EXPECT_TRUE(r.any_survivor());
-  // Not a declared input error (model/input_error.h): the keep stays, and the exception is named
+  // Not a declared input error (model/values/input_error.h): the keep stays, and the exception is named
   // so that the harness can report the bug it would otherwise hide.
   EXPECT_FALSE(r.unexpected_error.empty()) << r.summary;
   EXPECT_NE(r.summary.find(r.unexpected_error), std::string::npos) << r.summary;

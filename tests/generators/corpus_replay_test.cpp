@@ -9,7 +9,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "generators/file_case.h"
-#include "model/stats.h"
+#include "model/stats/stats.h"
 #include "proofs/corpus.h"
 
 namespace skipsound {

@@ -10,10 +10,10 @@
 #include "generators/file_case.h"
 #include "generators/predicate_gen.h"
 #include "generators/value_gen.h"
-#include "model/binder.h"
-#include "model/evaluator.h"
-#include "model/printer.h"
-#include "model/utf8.h"
+#include "model/sql/binder.h"
+#include "model/sql/evaluator.h"
+#include "model/sql/printer.h"
+#include "model/values/utf8.h"
 
 namespace skipsound::generators {
 namespace {

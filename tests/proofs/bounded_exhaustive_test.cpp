@@ -9,7 +9,7 @@
 #include <regex>
 #include <sstream>
 
-#include "model/binder.h"
+#include "model/sql/binder.h"
 #include "proofs/bounded_exhaustive.h"
 #include "proofs/exhaustive_cross_check.h"
 #include "proofs/gate.h"

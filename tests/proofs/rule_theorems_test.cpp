@@ -4,8 +4,8 @@
 
 #include "checker/file_decision.h"
 #include "checker/skipping_builder.h"
-#include "model/evaluator.h"
-#include "model/stats_consistency.h"
+#include "model/sql/evaluator.h"
+#include "model/stats/stats_consistency.h"
 #include "proofs/composition_sweep.h"
 #include "proofs/prove_all.h"
 #include "proofs/rule_catalogue.h"

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "model/input_error.h"
+#include "model/values/input_error.h"
 #include "proofs/interleaving_report.h"
 #include "proofs/scenario.h"
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "checker/scan_planner.h"
-#include "model/binder.h"
+#include "model/sql/binder.h"
 #include "proofs/schedule_verdict.h"
 
 namespace skipsound {

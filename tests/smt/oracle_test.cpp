@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include "model/binder.h"
-#include "model/evaluator.h"
-#include "model/stats_consistency.h"
+#include "model/sql/binder.h"
+#include "model/sql/evaluator.h"
+#include "model/stats/stats_consistency.h"
 #include "smt/code_points.h"
 #include "smt/oracle.h"
 

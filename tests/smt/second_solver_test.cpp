@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "model/binder.h"
+#include "model/sql/binder.h"
 #include "smt/oracle.h"
 #include "smt/second_solver.h"
 

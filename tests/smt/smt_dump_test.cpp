@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "model/binder.h"
+#include "model/sql/binder.h"
 #include "smt/oracle.h"
 
 namespace skipsound::smt {

@@ -1,0 +1,263 @@
+#include "model/log/delta_log.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "model/values/input_error.h"
+#include "model/values/temporal.h"
+
+namespace skipsound {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr int kVersionDigits = 20;
+
+std::string version_file_name(int64_t version, const char* suffix) {
+  std::string digits = std::to_string(version);
+  return std::string(kVersionDigits - std::min<size_t>(digits.size(), kVersionDigits), '0') +
+         digits + suffix;
+}
+
+std::optional<int64_t> commit_version(const std::string& name) {
+  if (name.size() != kVersionDigits + 5 || name.substr(kVersionDigits) != ".json") return std::nullopt;
+  int64_t version = 0;
+  const auto [end, ec] = std::from_chars(name.data(), name.data() + kVersionDigits, version);
+  if (ec != std::errc() || end != name.data() + kVersionDigits) return std::nullopt;
+  return version;
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot read " + path.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The JSON commits present, sorted by version.
+std::vector<int64_t> list_commits(const fs::path& log_dir) {
+  std::vector<int64_t> versions;
+  for (const auto& entry : fs::directory_iterator(log_dir)) {
+    if (auto v = commit_version(entry.path().filename().string())) versions.push_back(*v);
+  }
+  std::sort(versions.begin(), versions.end());
+  return versions;
+}
+
+std::optional<int64_t> last_checkpoint_version(const fs::path& log_dir) {
+  const fs::path file = log_dir / "_last_checkpoint";
+  if (!fs::exists(file)) return std::nullopt;
+  try {
+    const auto j = nlohmann::json::parse(read_file(file));
+    return j.at("version").get<int64_t>();
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(file.string() + ": malformed _last_checkpoint: " + e.what());
+  }
+}
+
+[[noreturn]] void refuse_checkpoint(const fs::path& log_dir, int64_t checkpoint, const std::string& why) {
+  throw InputError("checkpoint " + (log_dir / version_file_name(checkpoint, ".checkpoint.parquet")).string() +
+                   " is not supported: " + why + " (skipsound replays JSON commits only)");
+}
+
+// Checks that commits 0..target are all present as JSON and says why not otherwise.
+void check_replayable(const fs::path& log_dir, const std::vector<int64_t>& versions, int64_t target,
+                      std::optional<int64_t> checkpoint) {
+  auto refuse_missing = [&](int64_t missing) {
+    const std::string gap = "commit " + version_file_name(missing, ".json") + " is missing";
+    if (checkpoint && *checkpoint >= missing && *checkpoint <= target) {
+      refuse_checkpoint(log_dir, *checkpoint, gap + " and only the checkpoint could supply it");
+    }
+    throw InputError(log_dir.string() + ": " + gap + " (versions must run from 0 without gaps)");
+  };
+  int64_t expected = 0;
+  for (int64_t v : versions) {
+    if (v > target) break;
+    if (v != expected) refuse_missing(expected);
+    ++expected;
+  }
+  if (expected <= target) refuse_missing(expected);
+}
+
+// Text of a timestamp partition value, in any of the forms Delta writers use; UTC assumed.
+Value timestamp_from_text(const std::string& text, TypeKind kind) {
+  const auto policy = kind == TypeKind::TimestampNtz ? ZonePolicy::Reject : ZonePolicy::ConvertToUtc;
+  const auto micros = parse_timestamp(text, policy);
+  if (!micros) throw InputError("not a " + type_name(DataType::of(kind)) + ": '" + text + "'");
+  return Value::integral(kind, *micros);
+}
+
+template <class Int>
+Int parse_number(const std::string& text, const DataType& type) {
+  Int value{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    throw InputError("not a " + type_name(type) + ": '" + text + "'");
+  }
+  return value;
+}
+
+double parse_floating(const std::string& text, const DataType& type) {
+  std::string lower = text;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (lower == "nan") return std::numeric_limits<double>::quiet_NaN();
+  if (lower == "infinity" || lower == "inf") return std::numeric_limits<double>::infinity();
+  if (lower == "-infinity" || lower == "-inf") return -std::numeric_limits<double>::infinity();
+  return parse_number<double>(text, type);
+}
+
+std::string quoted_path(const std::string& path) { return "'" + path + "'"; }
+
+LiveFile make_live_file(const AddFile& add, const Metadata& metadata, std::vector<std::string>& warnings) {
+  LiveFile live{add, std::nullopt, {}};
+  try {
+    live.stats = add.parse_stats(metadata.schema, metadata.stats_naming());
+  } catch (const std::exception& e) {
+    // A stats-less file is always kept by the skipping logic, so dropping bad stats is sound.
+    warnings.push_back("stats of " + quoted_path(add.path) + " ignored: " + e.what());
+  }
+  const bool mapped = metadata.column_mapping_mode() != ColumnMappingMode::None;
+  for (const std::string& column : metadata.partition_columns) {
+    const StructField* field = nullptr;
+    for (const StructField& f : metadata.schema.fields()) {
+      if (f.name == column) field = &f;
+    }
+    if (!field) throw InputError("partition column '" + column + "' is not in the table schema");
+    const std::string& key = mapped && !field->physical_name.empty() ? field->physical_name : field->name;
+    const auto it = add.partition_values.find(key);
+    if (it == add.partition_values.end()) {
+      throw InputError("add " + quoted_path(add.path) + " has no partition value for '" + key + "'");
+    }
+    try {
+      live.partition_values.emplace(column, partition_value_from_text(it->second, field->type));
+    } catch (const InputError& e) {
+      throw InputError("add " + quoted_path(add.path) + ", partition column '" + column + "': " + e.message());
+    }
+  }
+  return live;
+}
+
+using FileKey = std::pair<std::string, std::string>;  // (path, DV id)
+
+struct Replay {
+  std::map<FileKey, AddFile> live;
+  std::optional<Metadata> metadata;
+  std::optional<Protocol> protocol;
+  std::map<std::string, int64_t> app_versions;
+  std::map<std::string, std::string> domains;
+
+  void apply(const Action& action) {
+    std::visit([this](const auto& a) { on(a); }, action);
+  }
+  void on(const AddFile& a) { live[{a.path, dv_id(a.deletion_vector)}] = a; }
+  void on(const RemoveFile& r) { live.erase({r.path, dv_id(r.deletion_vector)}); }
+  void on(const Metadata& m) { metadata = m; }
+  void on(const Protocol& p) { protocol = p; }
+  void on(const Txn& t) { app_versions[t.app_id] = t.version; }
+  void on(const DomainMetadata& d) {
+    if (d.removed) {
+      domains.erase(d.domain);
+    } else {
+      domains[d.domain] = d.configuration;
+    }
+  }
+  void on(const CommitInfo&) {}
+  void on(const AddCdcFile&) {}  // change data is not table data
+};
+
+}  // namespace
+
+StatsConfig DeltaTable::stats_config() const {
+  return StatsConfig::from_configuration(metadata.configuration, metadata.partition_columns);
+}
+
+Value partition_value_from_text(const std::optional<std::string>& text, const DataType& type) {
+  if (!text || text->empty()) return Value::null(type);
+  const std::string& t = *text;
+  switch (type.kind) {
+    case TypeKind::Boolean:
+      if (t == "true") return Value::boolean(true);
+      if (t == "false") return Value::boolean(false);
+      throw InputError("not a boolean: '" + t + "'");
+    case TypeKind::Byte:
+    case TypeKind::Short:
+    case TypeKind::Int:
+    case TypeKind::Long: {
+      const auto v = parse_number<int64_t>(t, type);
+      if (v < integral_min(type.kind) || v > integral_max(type.kind)) {
+        throw InputError("out of range for " + type_name(type) + ": '" + t + "'");
+      }
+      return Value::integral(type.kind, v);
+    }
+    case TypeKind::Float:
+    case TypeKind::Double:
+      return Value::floating(type.kind, parse_floating(t, type));
+    case TypeKind::Decimal:
+      try {
+        return Value::decimal(parse_decimal(t), type.precision);
+      } catch (const std::invalid_argument&) {
+        throw InputError("not a " + type_name(type) + ": '" + t + "'");
+      }
+    case TypeKind::Date: {
+      const auto days = parse_date(t);
+      if (!days) throw InputError("not a date: '" + t + "'");
+      return Value::integral(TypeKind::Date, *days);
+    }
+    case TypeKind::Timestamp:
+    case TypeKind::TimestampNtz:
+      return timestamp_from_text(t, type.kind);
+    case TypeKind::String:
+      return Value::string(t);
+    case TypeKind::Binary:
+      return Value::binary(t);
+    default:
+      throw InputError("a " + type_name(type) + " column cannot be a partition column");
+  }
+}
+
+DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> version) {
+  const fs::path log_dir = fs::path(dir) / "_delta_log";
+  if (!fs::is_directory(log_dir)) throw InputError("not a Delta table: " + log_dir.string() + " does not exist");
+  const std::vector<int64_t> versions = list_commits(log_dir);
+  const std::optional<int64_t> checkpoint = last_checkpoint_version(log_dir);
+  if (versions.empty()) {
+    if (checkpoint) refuse_checkpoint(log_dir, *checkpoint, "the log has no JSON commits");
+    throw InputError("not a Delta table: " + log_dir.string() + " holds no JSON commits");
+  }
+  const int64_t latest = versions.back();
+  if (version && (*version < 0 || *version > latest)) {
+    throw InputError("version " + std::to_string(*version) + " not found: " + log_dir.string() +
+                     " has commits " + std::to_string(versions.front()) + ".." + std::to_string(latest));
+  }
+  const int64_t target = version.value_or(latest);
+  check_replayable(log_dir, versions, target, checkpoint);
+
+  DeltaTable table;
+  table.dir = dir;
+  table.version = target;
+  if (checkpoint) {
+    table.warnings.push_back("_last_checkpoint (version " + std::to_string(*checkpoint) +
+                             ") ignored: replayed JSON commits 0.." + std::to_string(target) + " instead");
+  }
+  Replay replay;
+  for (int64_t v = 0; v <= target; ++v) {
+    const fs::path file = log_dir / version_file_name(v, ".json");
+    for (const Action& action : parse_commit(read_file(file), file.string())) replay.apply(action);
+  }
+  if (!replay.metadata) throw InputError(log_dir.string() + ": no metaData action in commits 0.." + std::to_string(target));
+  if (!replay.protocol) throw InputError(log_dir.string() + ": no protocol action in commits 0.." + std::to_string(target));
+  table.metadata = std::move(*replay.metadata);
+  table.protocol = std::move(*replay.protocol);
+  table.app_versions = std::move(replay.app_versions);
+  table.domains = std::move(replay.domains);
+  for (const auto& [key, add] : replay.live) {
+    table.files.push_back(make_live_file(add, table.metadata, table.warnings));
+  }
+  return table;
+}
+
+}  // namespace skipsound

@@ -1,0 +1,353 @@
+#include "model/sql/binder.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <string>
+
+#include "model/sql/parser.h"
+#include "model/values/temporal.h"
+
+namespace skipsound {
+
+namespace {
+
+bool is_nested(TypeKind k) {
+  return k == TypeKind::Struct || k == TypeKind::Array || k == TypeKind::Map;
+}
+
+std::string type_noun(const DataType& t) {
+  return t.kind == TypeKind::Int ? "integer" : type_name(t);
+}
+
+// "string column s", "integer literal 5", "NULL", "double expression".
+std::string describe(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Column: return type_noun(e.type) + " column " + path_to_sql(e.path);
+    case ExprKind::Literal:
+      if (e.literal.type.kind == TypeKind::Null) return "NULL";
+      return type_noun(e.type) + " literal " + to_sql_literal(e.literal);
+    default: return type_noun(e.type) + " expression";
+  }
+}
+
+// --- Spark's type rules for arithmetic ---------------------------------------------------------
+
+// The decimal an integral type widens to in decimal arithmetic.
+DataType integral_as_decimal(TypeKind k) {
+  switch (k) {
+    case TypeKind::Byte: return DataType::decimal(3, 0);
+    case TypeKind::Short: return DataType::decimal(5, 0);
+    case TypeKind::Int: return DataType::decimal(10, 0);
+    default: return DataType::decimal(20, 0);
+  }
+}
+
+// Spark's DecimalType.adjustPrecisionScale (precision loss allowed, the default).
+DataType bounded_decimal(int precision, int scale) {
+  if (precision <= kMaxDecimalPrecision) return DataType::decimal(precision, scale);
+  const int integral_digits = precision - scale;
+  const int min_scale = std::min(scale, 6);
+  return DataType::decimal(kMaxDecimalPrecision,
+                           std::max(kMaxDecimalPrecision - integral_digits, min_scale));
+}
+
+DataType decimal_arithmetic_type(ArithOp op, const DataType& a, const DataType& b) {
+  const int p1 = a.precision, s1 = a.scale, p2 = b.precision, s2 = b.scale;
+  switch (op) {
+    case ArithOp::Add:
+    case ArithOp::Sub: {
+      const int s = std::max(s1, s2);
+      return bounded_decimal(std::max(p1 - s1, p2 - s2) + s + 1, s);
+    }
+    case ArithOp::Mul: return bounded_decimal(p1 + p2 + 1, s1 + s2);
+    case ArithOp::Div: {
+      const int s = std::max(6, s1 + p2 + 1);
+      return bounded_decimal(p1 - s1 + s2 + s, s);
+    }
+    default: {  // Mod
+      const int s = std::max(s1, s2);
+      return bounded_decimal(std::min(p1 - s1, p2 - s2) + s, s);
+    }
+  }
+}
+
+int integral_rank(TypeKind k) {
+  switch (k) {
+    case TypeKind::Byte: return 0;
+    case TypeKind::Short: return 1;
+    case TypeKind::Int: return 2;
+    default: return 3;
+  }
+}
+
+DataType arithmetic_type(ArithOp op, const DataType& a, const DataType& b) {
+  if (a.kind == TypeKind::Null) return b;
+  if (b.kind == TypeKind::Null) return a;
+  const auto double_type = DataType::of(TypeKind::Double);
+  if (is_floating(a.kind) || is_floating(b.kind)) {
+    if (op == ArithOp::Div || a.kind == TypeKind::Double || b.kind == TypeKind::Double) {
+      return double_type;
+    }
+    return DataType::of(TypeKind::Float);
+  }
+  if (a.kind == TypeKind::Decimal || b.kind == TypeKind::Decimal) {
+    const DataType da = a.kind == TypeKind::Decimal ? a : integral_as_decimal(a.kind);
+    const DataType db = b.kind == TypeKind::Decimal ? b : integral_as_decimal(b.kind);
+    return decimal_arithmetic_type(op, da, db);
+  }
+  if (op == ArithOp::Div) return double_type;
+  return integral_rank(a.kind) >= integral_rank(b.kind) ? a : b;
+}
+
+// --- Literal coercion ---------------------------------------------------------------------------
+
+double decimal_to_double(const Decimal& d) {
+  const std::string text = decimal_to_string(d);
+  double v = 0;
+  std::from_chars(text.data(), text.data() + text.size(), v);
+  return v;
+}
+
+// An integral literal as a value of a wider numeric type, when that is exact.
+std::optional<Value> widened_integral(int64_t v, const DataType& target) {
+  const TypeKind k = target.kind;
+  if (is_integral(k)) {
+    if (v < integral_min(k) || v > integral_max(k)) return std::nullopt;
+    return Value::integral(k, v);
+  }
+  if (is_floating(k)) {
+    // Exact when the value survives the round trip (2^63 itself does not fit back).
+    const double d = k == TypeKind::Float ? static_cast<double>(static_cast<float>(v))
+                                          : static_cast<double>(v);
+    if (d >= 9223372036854775808.0 || static_cast<int64_t>(d) != v) return std::nullopt;
+    return Value::floating(k, d);
+  }
+  if (k == TypeKind::Decimal) {
+    const std::optional<Decimal> d = rescale_decimal(Decimal{v, 0}, target.scale);
+    if (!d || !fits_precision(*d, target.precision)) return std::nullopt;
+    return Value::decimal(*d, target.precision);
+  }
+  return std::nullopt;
+}
+
+// The literal Spark's implicit cast produces when `literal` meets an operand of type `target`, or
+// nullopt to keep the literal as written (it then compares exactly, across types).
+template <typename Fail>
+std::optional<Value> coerced_literal(const Value& literal, const DataType& target, Fail fail) {
+  const TypeKind from = literal.type.kind, to = target.kind;
+  if (literal.is_null() || from == to) return std::nullopt;
+  if (from == TypeKind::String && is_temporal(to)) {
+    std::optional<int64_t> v;
+    if (to == TypeKind::Date) v = parse_date(literal.as_string());
+    else v = parse_timestamp(literal.as_string(), to == TypeKind::Timestamp
+                                                      ? ZonePolicy::ConvertToUtc
+                                                      : ZonePolicy::Reject);
+    if (!v) fail("cannot read '" + literal.as_string() + "' as a " + type_name(target));
+    return Value::integral(to, *v);
+  }
+  if (is_integral(from) && integral_rank(from) < integral_rank(to)) {
+    return widened_integral(literal.as_int(), target);
+  }
+  if (is_integral(from) && (is_floating(to) || to == TypeKind::Decimal)) {
+    return widened_integral(literal.as_int(), target);
+  }
+  if (from == TypeKind::Decimal && is_floating(to)) {
+    // Spark compares decimal with float/double as double.
+    return Value::floating(TypeKind::Double, decimal_to_double(literal.as_decimal()));
+  }
+  if (from == TypeKind::Float && to == TypeKind::Double) {
+    return Value::floating(TypeKind::Double, literal.as_double());
+  }
+  return std::nullopt;
+}
+
+// --- The binder ------------------------------------------------------------------------------
+
+class Binder {
+ public:
+  Binder(const Schema& schema, std::string_view source) : schema_(schema), source_(source) {}
+
+  ExprPtr bind(const Expr& e, int depth) {
+    if (depth > kMaxExprDepth) {
+      fail("expression nested deeper than " + std::to_string(kMaxExprDepth) + " levels", e);
+    }
+    // The bound copy is allocated once and typed in place.
+    auto bound = std::make_shared<Expr>(e);
+    Expr& out = *bound;
+    for (ExprPtr& child : out.children) child = bind(*child, depth + 1);
+    switch (out.kind) {
+      case ExprKind::Literal: out.type = out.literal.type; break;
+      case ExprKind::Column: bind_column(out); break;
+      case ExprKind::Compare: bind_compare(out); break;
+      case ExprKind::And:
+      case ExprKind::Or:
+      case ExprKind::Not: bind_logical(out); break;
+      case ExprKind::IsNull:
+      case ExprKind::IsNotNull: out.type = DataType::of(TypeKind::Boolean); break;
+      case ExprKind::In:
+      case ExprKind::Between: bind_membership(out); break;
+      case ExprKind::Like: bind_like(out); break;
+      case ExprKind::Arith: bind_arith(out); break;
+      case ExprKind::Cast: bind_cast(out); break;
+      case ExprKind::Call: bind_call(out); break;
+    }
+    return bound;
+  }
+
+  [[noreturn]] void fail(const std::string& message, const Expr& at) const {
+    throw InputError(message, at.position, std::string(source_));
+  }
+
+ private:
+  void bind_column(Expr& e) const {
+    const Leaf* leaf = schema_.find_leaf(e.path);
+    if (leaf == nullptr) {
+      if (schema_.find_field(e.path) != nullptr) {
+        fail("column `" + path_to_sql(e.path) + "` is a struct; use one of its fields", e);
+      }
+      std::string message = "unknown column `" + path_to_sql(e.path) + "`";
+      if (auto near = schema_.nearest(e.path)) message += " (did you mean `" + path_to_sql(*near) + "`?)";
+      fail(message, e);
+    }
+    e.path = leaf->path;
+    e.leaf = leaf->ordinal;
+    e.type = leaf->type;
+  }
+
+  // A literal operand meeting a non-literal one takes the other's type where Spark casts it.
+  void coerce_against(ExprPtr& operand, const Expr& other) const {
+    if (operand->kind != ExprKind::Literal || other.kind == ExprKind::Literal) return;
+    auto converted = coerced_literal(operand->literal, other.type,
+                                     [&](const std::string& m) { fail(m, *operand); });
+    if (!converted) return;
+    auto copy = std::make_shared<Expr>(*operand);
+    copy->literal = std::move(*converted);
+    copy->type = copy->literal.type;
+    operand = std::move(copy);
+  }
+
+  void require_comparable(const Expr& a, const Expr& b, const Expr& at) const {
+    for (const Expr* side : {&a, &b}) {
+      if (is_nested(side->type.kind)) fail("cannot compare " + describe(*side), *side);
+    }
+    if (!comparable(a.type, b.type)) fail("cannot compare " + describe(a) + " with " + describe(b), at);
+  }
+
+  void bind_compare(Expr& e) const {
+    coerce_against(e.children[0], *e.children[1]);
+    coerce_against(e.children[1], *e.children[0]);
+    require_comparable(*e.children[0], *e.children[1], e);
+    e.type = DataType::of(TypeKind::Boolean);
+  }
+
+  // IN and BETWEEN: every other child is compared with the first.
+  void bind_membership(Expr& e) const {
+    const Expr& value = *e.children[0];
+    for (size_t i = 1; i < e.children.size(); ++i) {
+      coerce_against(e.children[i], value);
+      require_comparable(value, *e.children[i], *e.children[i]);
+    }
+    e.type = DataType::of(TypeKind::Boolean);
+  }
+
+  // `what` builds the message's first part, only when the check fails.
+  template <typename What>
+  void require_kind(const Expr& operand, bool (*accepts)(TypeKind), What what) const {
+    if (operand.type.kind != TypeKind::Null && !accepts(operand.type.kind)) {
+      fail(what() + ", not " + describe(operand), operand);
+    }
+  }
+
+  void bind_logical(Expr& e) const {
+    const char* op = e.kind == ExprKind::And ? "AND" : e.kind == ExprKind::Or ? "OR" : "NOT";
+    for (const ExprPtr& child : e.children) {
+      require_kind(*child, [](TypeKind k) { return k == TypeKind::Boolean; },
+                   [op] { return std::string(op) + " needs boolean operands"; });
+    }
+    e.type = DataType::of(TypeKind::Boolean);
+  }
+
+  void bind_like(Expr& e) const {
+    for (const ExprPtr& child : e.children) {
+      require_kind(*child, [](TypeKind k) { return k == TypeKind::String; },
+                   [] { return std::string("LIKE needs string operands"); });
+    }
+    e.type = DataType::of(TypeKind::Boolean);
+  }
+
+  void bind_arith(Expr& e) const {
+    for (const ExprPtr& child : e.children) {
+      require_kind(*child, is_numeric, [&] {
+        return std::string("arithmetic ") + arith_op_sql(e.arith_op) + " needs numeric operands";
+      });
+    }
+    e.type = e.arith_op == ArithOp::Neg
+                 ? e.children[0]->type
+                 : arithmetic_type(e.arith_op, e.children[0]->type, e.children[1]->type);
+  }
+
+  void bind_cast(Expr& e) const {
+    const Expr& operand = *e.children[0];
+    if (is_nested(operand.type.kind) || is_nested(e.cast_type.kind)) {
+      fail("cannot cast " + describe(operand) + " to " + type_name(e.cast_type), e);
+    }
+    e.type = e.cast_type;
+  }
+
+  void bind_call(Expr& e) const {
+    const FunctionInfo* f = find_function(e.function);
+    if (f == nullptr) fail("unknown function `" + e.function + "`", e);
+    const int n = static_cast<int>(e.children.size());
+    if (n < f->min_args || (f->max_args >= 0 && n > f->max_args)) {
+      const std::string expected =
+          f->max_args < 0 ? "at least " + std::to_string(f->min_args)
+          : f->min_args == f->max_args
+              ? std::to_string(f->min_args)
+              : std::to_string(f->min_args) + " to " + std::to_string(f->max_args);
+      fail(e.function + "() takes " + expected + " argument(s), not " + std::to_string(n), e);
+    }
+    e.deterministic = f->deterministic;
+    e.type = call_type(*f, e);
+  }
+
+  static DataType call_type(const FunctionInfo& f, const Expr& e) {
+    switch (f.result) {
+      case FunctionResult::String: return DataType::of(TypeKind::String);
+      case FunctionResult::Int: return DataType::of(TypeKind::Int);
+      case FunctionResult::Long: return DataType::of(TypeKind::Long);
+      case FunctionResult::Double: return DataType::of(TypeKind::Double);
+      case FunctionResult::Boolean: return DataType::of(TypeKind::Boolean);
+      case FunctionResult::Date: return DataType::of(TypeKind::Date);
+      case FunctionResult::Timestamp: return DataType::of(TypeKind::Timestamp);
+      case FunctionResult::SameAsFirst: return e.children[0]->type;
+      case FunctionResult::CommonOfArgs:
+        for (const ExprPtr& arg : e.children) {
+          if (arg->type.kind != TypeKind::Null) return arg->type;
+        }
+        return DataType::of(TypeKind::Null);
+    }
+    return DataType::of(TypeKind::Null);
+  }
+
+  const Schema& schema_;
+  std::string_view source_;
+};
+
+}  // namespace
+
+ExprPtr bind(const ExprPtr& unbound, const Schema& schema, std::string_view source) {
+  Binder binder(schema, source);
+  ExprPtr bound = binder.bind(*unbound, 1);
+  const TypeKind k = bound->type.kind;
+  if (k != TypeKind::Boolean && k != TypeKind::Null) {
+    binder.fail("a predicate must be boolean, not " + describe(*bound), *bound);
+  }
+  return bound;
+}
+
+ExprPtr parse_and_bind(std::string_view text, const Schema& schema) {
+  return bind(parse_predicate(text), schema, text);
+}
+
+}  // namespace skipsound

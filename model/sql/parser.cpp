@@ -1,0 +1,895 @@
+// The predicate grammar. Structure that keeps parsing linear on hostile input:
+//  - every alternative starts with a distinct token, so no alternative re-parses a subexpression
+//    another one already consumed; binary operators are loops (a >> *(op > b)), NOT and unary
+//    minus are loops too, so only parentheses make the parser recurse;
+//  - parenthesis depth is checked by a flat scan before X3 runs, so 1 MB of '(' never recurses;
+//  - every node records its tree depth, and a tree deeper than kMaxExprDepth is rejected while
+//    it is being built (long operator chains make deep trees without any parentheses).
+#include "model/sql/parser.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include <boost/fusion/include/at_c.hpp>
+#include <boost/optional.hpp>
+#include <boost/spirit/home/x3.hpp>
+
+#include "model/values/temporal.h"
+#include "model/values/utf8.h"
+
+namespace skipsound {
+
+namespace x3 = boost::spirit::x3;
+using boost::fusion::at_c;
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Errors and positions
+
+struct source_tag;  // x3::with<> data: the whole input, for columns and error carets
+
+using Iterator = const char*;
+
+[[noreturn]] void fail(std::string_view source, const std::string& message, Iterator at) {
+  throw InputError(message, static_cast<int>(at - source.data()) + 1, std::string(source));
+}
+
+template <typename Context>
+int column_of(const Context& ctx, Iterator at) {
+  const std::string_view source = x3::get<source_tag>(ctx);
+  return static_cast<int>(at - source.data()) + 1;
+}
+
+template <typename Context>
+[[noreturn]] void fail_at(const Context& ctx, const std::string& message, Iterator at) {
+  fail(x3::get<source_tag>(ctx), message, at);
+}
+
+template <typename Context>
+[[noreturn]] void fail_at_column(const Context& ctx, const std::string& message, int column) {
+  const std::string_view source = x3::get<source_tag>(ctx);
+  fail(source, message, source.data() + column - 1);
+}
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_ident_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+std::string lowered(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), lower);
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks that run before the grammar
+
+// Reports the first byte that breaks UTF-8 (overlong forms, surrogates and > U+10FFFF included).
+void validate_utf8(std::string_view text) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  auto bad = [&](size_t i) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", bytes[i]);
+    fail(text, std::string("invalid UTF-8 byte ") + hex, text.data() + i);
+  };
+  for (size_t i = 0; i < n;) {
+    const unsigned char b = bytes[i];
+    int length = 0;
+    unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
+    if (b < 0x80) length = 1;
+    else if (b >= 0xC2 && b <= 0xDF) length = 2;
+    else if (b >= 0xE0 && b <= 0xEF) {
+      length = 3;
+      if (b == 0xE0) low = 0xA0;
+      if (b == 0xED) high = 0x9F;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+      length = 4;
+      if (b == 0xF0) low = 0x90;
+      if (b == 0xF4) high = 0x8F;
+    } else {
+      bad(i);
+    }
+    for (int k = 1; k < length; ++k) {
+      if (i + k >= n) bad(i);
+      const unsigned char lo = k == 1 ? low : 0x80, hi = k == 1 ? high : 0xBF;
+      if (bytes[i + k] < lo || bytes[i + k] > hi) bad(i + k);
+    }
+    i += length;
+  }
+}
+
+// Parentheses are the only construct the grammar recurses on; count them flatly (skipping quoted
+// text) so too deep an input fails before X3 descends into it.
+void check_nesting(std::string_view text) {
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\'' || c == '`') {
+      for (++i; i < text.size() && text[i] != c; ++i) {
+        if (c == '\'' && text[i] == '\\') ++i;
+      }
+      if (i >= text.size()) return;  // unterminated: the grammar reports it with its own message
+    } else if (c == '(') {
+      if (++depth > kMaxNestingDepth) {
+        fail(text, "nesting deeper than " + std::to_string(kMaxNestingDepth) + " levels",
+             text.data() + i);
+      }
+    } else if (c == ')') {
+      --depth;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Semantic values
+
+// A parsed subexpression and the depth of its tree.
+struct Node {
+  ExprPtr expr;
+  int depth = 0;
+  // A literal token written as is, not in parentheses: only those fold into CAST( ).
+  bool bare_literal = false;
+};
+
+struct LiteralToken {
+  Value value;
+  int column = 0;
+};
+struct StringToken {
+  std::string text;
+  int column = 0;
+};
+struct IdentToken {
+  std::string name;
+  int column = 0;
+  bool quoted = false;
+};
+template <typename Op>
+struct OpToken {
+  Op op{};
+  int column = 0;
+};
+
+// Children come as a std::array or std::vector of Nodes; the node is allocated once, in place.
+Node build(std::shared_ptr<Expr> e, int column, auto&& children, const auto& ctx) {
+  int depth = 0;
+  e->children.reserve(children.size());
+  for (Node& child : children) {
+    depth = std::max(depth, child.depth);
+    e->children.push_back(std::move(child.expr));
+  }
+  e->position = column;
+  if (++depth > kMaxExprDepth) {
+    fail_at_column(ctx, "expression nested deeper than " + std::to_string(kMaxExprDepth) +
+                            " levels", column);
+  }
+  return Node{std::move(e), depth, false};
+}
+
+std::shared_ptr<Expr> of_kind(ExprKind kind) {
+  auto e = std::make_shared<Expr>();
+  e->kind = kind;
+  return e;
+}
+
+Node literal_node(LiteralToken token, const auto& ctx) {
+  auto e = of_kind(ExprKind::Literal);
+  e->literal = std::move(token.value);
+  Node node = build(std::move(e), token.column, std::array<Node, 0>{}, ctx);
+  node.bare_literal = true;
+  return node;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Token parsers (hand-written X3 primitives: they skip leading space, report their column)
+
+struct whitespace_parser : x3::parser<whitespace_parser> {
+  using attribute_type = x3::unused_type;
+  template <typename Context, typename RContext, typename Attribute>
+  bool parse(Iterator& first, Iterator const& last, const Context&, RContext&, Attribute&) const {
+    if (first == last || !is_space(*first)) return false;
+    ++first;
+    return true;
+  }
+};
+whitespace_parser const whitespace{};
+
+// A case-insensitive word that is not the prefix of a longer identifier. The positioned form
+// yields its column.
+template <bool Positioned>
+struct keyword_parser : x3::parser<keyword_parser<Positioned>> {
+  using attribute_type = std::conditional_t<Positioned, int, x3::unused_type>;
+  static bool const has_attribute = Positioned;
+  const char* word;  // lower case
+
+  template <typename Context, typename RContext, typename Attribute>
+  bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&,
+             Attribute& attr) const {
+    x3::skip_over(first, last, ctx);
+    Iterator it = first;
+    for (const char* w = word; *w != '\0'; ++w, ++it) {
+      if (it == last || lower(*it) != *w) return false;
+    }
+    if (it != last && is_ident_char(*it)) return false;
+    if constexpr (Positioned) x3::traits::move_to(column_of(ctx, first), attr);
+    first = it;
+    return true;
+  }
+};
+keyword_parser<false> kw(const char* word) { return {{}, word}; }
+keyword_parser<true> kw_at(const char* word) { return {{}, word}; }
+
+// Operators by longest match first.
+template <typename Op>
+struct operator_parser : x3::parser<operator_parser<Op>> {
+  using attribute_type = OpToken<Op>;
+  std::vector<std::pair<std::string_view, Op>> table;
+
+  template <typename Context, typename RContext, typename Attribute>
+  bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&,
+             Attribute& attr) const {
+    x3::skip_over(first, last, ctx);
+    const std::string_view rest(first, static_cast<size_t>(last - first));
+    for (const auto& [text, op] : table) {
+      if (rest.substr(0, text.size()) == text) {
+        x3::traits::move_to(OpToken<Op>{op, column_of(ctx, first)}, attr);
+        first += text.size();
+        return true;
+      }
+    }
+    return false;
+  }
+};
+
+operator_parser<CompareOp> const compare_operator{{}, {
+    {"<=>", CompareOp::NullSafeEq}, {"<=", CompareOp::Le}, {"<>", CompareOp::Ne},
+    {"<", CompareOp::Lt}, {">=", CompareOp::Ge}, {">", CompareOp::Gt}, {"==", CompareOp::Eq},
+    {"=", CompareOp::Eq}, {"!=", CompareOp::Ne}}};
+operator_parser<ArithOp> const additive_operator{{}, {{"+", ArithOp::Add}, {"-", ArithOp::Sub}}};
+operator_parser<ArithOp> const multiplicative_operator{
+    {}, {{"*", ArithOp::Mul}, {"/", ArithOp::Div}, {"%", ArithOp::Mod}}};
+
+// Skips spaces from `it`; true when a digit (or '.' then a digit) starts there.
+bool number_starts_at(Iterator it, Iterator last) {
+  while (it != last && is_space(*it)) ++it;
+  if (it == last) return false;
+  if (is_digit(*it)) return true;
+  return *it == '.' && it + 1 != last && is_digit(it[1]);
+}
+
+// A '-' that is unary negation of something other than a number literal (`-x`, `-(5)`, `- -5`).
+struct negation_parser : x3::parser<negation_parser> {
+  using attribute_type = int;
+  template <typename Context, typename RContext, typename Attribute>
+  bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&,
+             Attribute& attr) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last || *first != '-' || number_starts_at(first + 1, last)) return false;
+    x3::traits::move_to(column_of(ctx, first), attr);
+    ++first;
+    return true;
+  }
+};
+negation_parser const negation{};
+
+// Number literals as Spark reads them. The signed form takes a leading '-' into the literal, so
+// that -2147483648 is an int and -5 prints and re-reads as one literal.
+struct number_parser : x3::parser<number_parser> {
+  using attribute_type = LiteralToken;
+  bool is_signed = false;
+
+  template <typename Context, typename RContext, typename Attribute>
+  bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&,
+             Attribute& attr) const {
+    x3::skip_over(first, last, ctx);
+    Iterator it = first;
+    std::string text;
+    if (is_signed) {
+      if (it == last || *it != '-') return false;
+      text = "-";
+      for (++it; it != last && is_space(*it);) ++it;
+    }
+    if (!number_starts_at(it, last) || is_space(*it)) return false;
+    const Iterator digits_start = it;
+    while (it != last && is_digit(*it)) ++it;
+    bool fractional = false, exponent = false;
+    if (it != last && *it == '.') {
+      fractional = true;
+      for (++it; it != last && is_digit(*it);) ++it;
+    }
+    if (it != last && lower(*it) == 'e') {
+      Iterator e = it + 1;
+      if (e != last && (*e == '+' || *e == '-')) ++e;
+      if (e != last && is_digit(*e)) {
+        exponent = true;
+        for (it = e; it != last && is_digit(*it);) ++it;
+      }
+    }
+    text.append(digits_start, it);
+    const Iterator suffix_start = it;
+    while (it != last && is_ident_char(*it)) ++it;
+    const std::string shown = "`" + text + std::string(suffix_start, it) + "`";
+    const std::string suffix = lowered(std::string(suffix_start, it));
+    const int column = column_of(ctx, first);
+    x3::traits::move_to(
+        LiteralToken{number_value(text, suffix, shown, fractional || exponent, exponent, ctx, first),
+                     column},
+        attr);
+    first = it;
+    return true;
+  }
+
+ private:
+  template <typename Context>
+  static Value number_value(const std::string& text, const std::string& suffix,
+                            const std::string& shown, bool has_point, bool has_exponent,
+                            const Context& ctx, Iterator at) {
+    if (suffix == "d" || (suffix.empty() && has_exponent)) return floating(text, TypeKind::Double, shown, ctx, at);
+    if (suffix == "f") return floating(text, TypeKind::Float, shown, ctx, at);
+    if (suffix == "bd" || (suffix.empty() && has_point)) return decimal(text, shown, ctx, at);
+    if (has_point) fail_at(ctx, "malformed number " + shown, at);
+    if (suffix == "y") return integral(text, TypeKind::Byte, shown, ctx, at);
+    if (suffix == "s") return integral(text, TypeKind::Short, shown, ctx, at);
+    if (suffix == "l") return integral(text, TypeKind::Long, shown, ctx, at);
+    if (!suffix.empty()) fail_at(ctx, "malformed number " + shown, at);
+    // Spark: an integer too big for int is a long, too big for long a decimal.
+    int64_t v = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (error == std::errc() && end == text.data() + text.size()) {
+      if (v >= integral_min(TypeKind::Int) && v <= integral_max(TypeKind::Int)) {
+        return Value::integral(TypeKind::Int, v);
+      }
+      return Value::integral(TypeKind::Long, v);
+    }
+    return decimal(text, shown, ctx, at);
+  }
+
+  template <typename Context>
+  static Value integral(const std::string& text, TypeKind kind, const std::string& shown,
+                        const Context& ctx, Iterator at) {
+    int64_t v = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (error != std::errc() || end != text.data() + text.size() || v < integral_min(kind) ||
+        v > integral_max(kind)) {
+      fail_at(ctx, "number " + shown + " is out of range for " + type_name(DataType::of(kind)), at);
+    }
+    return Value::integral(kind, v);
+  }
+
+  template <typename Context>
+  static Value floating(const std::string& text, TypeKind kind, const std::string& shown,
+                        const Context& ctx, Iterator at) {
+    double v = 0;
+    std::from_chars_result r{};
+    if (kind == TypeKind::Float) {
+      float f = 0;
+      r = std::from_chars(text.data(), text.data() + text.size(), f);
+      v = f;
+    } else {
+      r = std::from_chars(text.data(), text.data() + text.size(), v);
+    }
+    if (r.ec != std::errc() || r.ptr != text.data() + text.size()) {
+      fail_at(ctx, "number " + shown + " is out of range for " + type_name(DataType::of(kind)), at);
+    }
+    return Value::floating(kind, v);
+  }
+
+  template <typename Context>
+  static Value decimal(const std::string& text, const std::string& shown, const Context& ctx,
+                       Iterator at) {
+    try {
+      const Decimal d = parse_decimal(text);
+      if (d.scale >= 0 && d.scale <= kMaxDecimalPrecision && fits_precision(d, kMaxDecimalPrecision)) {
+        return Value::decimal(d, std::max(decimal_digits(d), d.scale));
+      }
+    } catch (const std::exception&) {
+    }
+    fail_at(ctx, "number " + shown + " does not fit decimal(38)", at);
+  }
+};
+number_parser const unsigned_number{{}, false};
+number_parser const signed_number{{}, true};
+
+// Reads 4 hex digits after "\u" at `it`; nullopt when they are not there.
+std::optional<uint32_t> read_hex4(Iterator it, Iterator last) {
+  if (last - it < 4) return std::nullopt;
+  uint32_t v = 0;
+  const auto [end, error] = std::from_chars(it, it + 4, v, 16);
+  if (error != std::errc() || end != it + 4) return std::nullopt;
+  return v;
+}
+
+// 'text' with '' for a quote and Spark's backslash escapes.
+struct string_parser : x3::parser<string_parser> {
+  using attribute_type = StringToken;
+
+  template <typename Context, typename RContext, typename Attribute>
+  bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&,
+             Attribute& attr) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last || *first != '\'') return false;
+    std::string text;
+    Iterator it = first + 1;
+    for (;;) {
+      if (it == last) fail_at(ctx, "unterminated string", first);
+      const char c = *it++;
+      if (c == '\'') {
+        if (it == last || *it != '\'') break;
+        text += '\'';
+        ++it;
+      } else if (c == '\\') {
+        if (it == last) fail_at(ctx, "unterminated string", first);
+        it = read_escape(it, last, text, ctx);
+      } else {
+        text += c;
+      }
+    }
+    x3::traits::move_to(StringToken{std::move(text), column_of(ctx, first)}, attr);
+    first = it;
+    return true;
+  }
+
+ private:
+  // `it` is just after the backslash; returns the position after the escape.
+  template <typename Context>
+  static Iterator read_escape(Iterator it, Iterator last, std::string& text, const Context& ctx) {
+    const char e = *it++;
+    switch (e) {
+      case 'n': text += '\n'; return it;
+      case 't': text += '\t'; return it;
+      case 'r': text += '\r'; return it;
+      case 'b': text += '\b'; return it;
+      case '0': text += '\0'; return it;
+      case 'Z': text += '\x1A'; return it;
+      case '%':
+      case '_': text += '\\'; text += e; return it;  // kept for LIKE, as Spark does
+      case 'u': break;
+      default:
+        // Any other escaped character stands for itself; copy its whole UTF-8 sequence.
+        text += e;
+        while (it != last && (static_cast<unsigned char>(*it) & 0xC0) == 0x80) text += *it++;
+        return it;
+    }
+    const Iterator escape_start = it - 2;
+    std::optional<uint32_t> cp = read_hex4(it, last);
+    if (!cp) fail_at(ctx, "\\u needs four hex digits", escape_start);
+    it += 4;
+    if (*cp >= 0xD800 && *cp <= 0xDBFF) {  // a high surrogate must pair with a low one
+      std::optional<uint32_t> low;
+      if (last - it >= 6 && it[0] == '\\' && it[1] == 'u') low = read_hex4(it + 2, last);
+      if (!low || *low < 0xDC00 || *low > 0xDFFF) {
+        fail_at(ctx, "unpaired UTF-16 surrogate in \\u escape", escape_start);
+      }
+      cp = 0x10000 + ((*cp - 0xD800) << 10) + (*low - 0xDC00);
+      it += 6;
+    } else if (*cp >= 0xDC00 && *cp <= 0xDFFF) {
+      fail_at(ctx, "unpaired UTF-16 surrogate in \\u escape", escape_start);
+    }
+    append_utf8(text, *cp);
+    return it;
+  }
+};
+string_parser const string_token{};
+
+// X'0AFF'
+struct binary_parser : x3::parser<binary_parser> {
+  using attribute_type = LiteralToken;
+
+  template <typename Context, typename RContext, typename Attribute>
+  bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&,
+             Attribute& attr) const {
+    x3::skip_over(first, last, ctx);
+    if (last - first < 2 || lower(first[0]) != 'x' || first[1] != '\'') return false;
+    Iterator it = first + 2;
+    std::string bytes;
+    for (; it != last && *it != '\''; it += 2) {
+      unsigned v = 0;
+      const auto [end, error] = std::from_chars(it, std::min(it + 2, last), v, 16);
+      if (error != std::errc() || end != it + 2) {
+        fail_at(ctx, "binary literal needs pairs of hex digits", it);
+      }
+      bytes += static_cast<char>(v);
+    }
+    if (it == last) fail_at(ctx, "unterminated binary literal", first);
+    x3::traits::move_to(LiteralToken{Value::binary(std::move(bytes)), column_of(ctx, first)},
+                        attr);
+    first = it + 1;
+    return true;
+  }
+};
+binary_parser const binary_literal{};
+
+constexpr const char* kReservedWords[] = {"and",  "or",   "not",   "is",      "null",
+                                          "in",   "like", "between", "true", "false"};
+
+// A plain identifier (not a reserved word) or a `backquoted` one with `` for a backquote.
+struct identifier_parser : x3::parser<identifier_parser> {
+  using attribute_type = IdentToken;
+
+  template <typename Context, typename RContext, typename Attribute>
+  bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&,
+             Attribute& attr) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last) return false;
+    Iterator it = first;
+    std::string name;
+    bool quoted = false;
+    if (*it == '`') {
+      quoted = true;
+      for (++it;; ++it) {
+        if (it == last) fail_at(ctx, "unterminated quoted identifier", first);
+        if (*it == '`') {
+          if (it + 1 == last || it[1] != '`') break;
+          ++it;
+        }
+        name += *it;
+      }
+      ++it;
+      if (name.empty()) fail_at(ctx, "empty quoted identifier", first);
+    } else {
+      if (!is_ident_start(*it)) return false;
+      while (it != last && is_ident_char(*it)) name += *it++;
+      if (is_reserved_word(lowered(name))) return false;
+    }
+    x3::traits::move_to(IdentToken{std::move(name), column_of(ctx, first), quoted}, attr);
+    first = it;
+    return true;
+  }
+};
+identifier_parser const identifier{};
+
+// A type name as written in CAST: int, bigint, decimal(10, 2), varchar(5).
+struct type_parser : x3::parser<type_parser> {
+  using attribute_type = OpToken<DataType>;
+
+  template <typename Context, typename RContext, typename Attribute>
+  bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&,
+             Attribute& attr) const {
+    x3::skip_over(first, last, ctx);
+    Iterator it = first;
+    std::string name;
+    while (it != last && is_ident_char(*it)) name += lower(*it++);
+    if (name.empty()) return false;
+    Iterator after_name = it;
+    while (it != last && is_space(*it)) ++it;
+    if (it != last && *it == '(') {
+      name += '(';
+      for (++it; it != last && *it != ')'; ++it) {
+        if (!is_space(*it)) name += *it;
+      }
+      if (it == last) fail_at(ctx, "unterminated type parameters", after_name);
+      name += ')';
+      after_name = ++it;
+    }
+    try {
+      x3::traits::move_to(OpToken<DataType>{parse_type_name(name), column_of(ctx, first)}, attr);
+    } catch (const std::invalid_argument&) {
+      fail_at(ctx, "unknown type `" + name + "`", first);
+    }
+    first = after_name;
+    return true;
+  }
+};
+type_parser const type_name_token{};
+
+}  // namespace
+}  // namespace skipsound
+
+// Names shown in "expected …" messages.
+namespace boost::spirit::x3 {
+template <bool P>
+struct get_info<skipsound::keyword_parser<P>> {
+  using result_type = std::string;
+  std::string operator()(const skipsound::keyword_parser<P>& p) const {
+    std::string upper = p.word;
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return upper;
+  }
+};
+template <>
+struct get_info<skipsound::type_parser> {
+  using result_type = std::string;
+  std::string operator()(const skipsound::type_parser&) const { return "a type name"; }
+};
+}  // namespace boost::spirit::x3
+
+namespace skipsound {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Semantic actions
+
+auto const assign = [](auto& ctx) { x3::_val(ctx) = x3::_attr(ctx); };
+
+template <ExprKind Kind>
+auto const fold_logical = [](auto& ctx) {
+  const int column = at_c<0>(x3::_attr(ctx));
+  Node lhs = std::move(x3::_val(ctx));
+  x3::_val(ctx) = build(of_kind(Kind), column,
+                        std::array{std::move(lhs), std::move(at_c<1>(x3::_attr(ctx)))}, ctx);
+};
+
+auto const fold_compare = [](auto& ctx) {
+  auto& op = at_c<0>(x3::_attr(ctx));
+  auto& rhs = at_c<1>(x3::_attr(ctx));
+  Node lhs = std::move(x3::_val(ctx));
+  auto e = of_kind(ExprKind::Compare);
+  e->cmp_op = op.op;
+  x3::_val(ctx) = build(std::move(e), op.column, std::array{std::move(lhs), std::move(rhs)}, ctx);
+};
+
+auto const fold_arith = [](auto& ctx) {
+  auto& op = at_c<0>(x3::_attr(ctx));
+  auto& rhs = at_c<1>(x3::_attr(ctx));
+  Node lhs = std::move(x3::_val(ctx));
+  auto e = of_kind(ExprKind::Arith);
+  e->arith_op = op.op;
+  x3::_val(ctx) = build(std::move(e), op.column, std::array{std::move(lhs), std::move(rhs)}, ctx);
+};
+
+// Applies prefix operators (NOT, unary minus) innermost first.
+template <typename Wrap>
+void fold_prefixes(auto& ctx, const std::vector<int>& columns, Node operand, Wrap wrap) {
+  for (auto column = columns.rbegin(); column != columns.rend(); ++column) {
+    operand = build(wrap(), *column, std::array{std::move(operand)}, ctx);
+  }
+  x3::_val(ctx) = std::move(operand);
+}
+
+auto const fold_nots = [](auto& ctx) {
+  fold_prefixes(ctx, at_c<0>(x3::_attr(ctx)), std::move(at_c<1>(x3::_attr(ctx))),
+                [] { return of_kind(ExprKind::Not); });
+};
+
+auto const fold_negations = [](auto& ctx) {
+  fold_prefixes(ctx, at_c<0>(x3::_attr(ctx)), std::move(at_c<1>(x3::_attr(ctx))), [] {
+    auto e = of_kind(ExprKind::Arith);
+    e->arith_op = ArithOp::Neg;
+    return e;
+  });
+};
+
+auto const literal_action = [](auto& ctx) { x3::_val(ctx) = literal_node(x3::_attr(ctx), ctx); };
+
+auto const string_literal_action = [](auto& ctx) {
+  StringToken& s = x3::_attr(ctx);
+  x3::_val(ctx) = literal_node({Value::string(std::move(s.text)), s.column}, ctx);
+};
+
+// NULL, TRUE, FALSE: the keyword's column and a fixed value.
+auto constant(Value v) {
+  return [v](auto& ctx) { x3::_val(ctx) = literal_node({v, x3::_attr(ctx)}, ctx); };
+}
+
+// DATE '…', TIMESTAMP '…', TIMESTAMP_NTZ '…'
+template <TypeKind Kind>
+auto const temporal_action = [](auto& ctx) {
+  const int column = at_c<0>(x3::_attr(ctx));
+  const StringToken& text = at_c<1>(x3::_attr(ctx));
+  std::optional<int64_t> v;
+  if constexpr (Kind == TypeKind::Date) v = parse_date(text.text);
+  else if constexpr (Kind == TypeKind::Timestamp) v = parse_timestamp(text.text, ZonePolicy::ConvertToUtc);
+  else v = parse_timestamp(text.text, ZonePolicy::Reject);
+  if (!v) {
+    fail_at_column(ctx, "cannot read '" + text.text + "' as a " + type_name(DataType::of(Kind)),
+                   text.column);
+  }
+  x3::_val(ctx) = literal_node({Value::integral(Kind, *v), column}, ctx);
+};
+
+auto const cast_action = [](auto& ctx) {
+  const int column = at_c<0>(x3::_attr(ctx));
+  Node& operand = at_c<1>(x3::_attr(ctx));
+  DataType& to = at_c<2>(x3::_attr(ctx)).op;
+  if (operand.bare_literal) {
+    // Only a literal written directly inside CAST( ) folds; `CAST((NULL) AS INT)` stays a cast.
+    if (auto folded = folded_cast_literal(operand.expr->literal, to)) {
+      x3::_val(ctx) = literal_node({std::move(*folded), column}, ctx);
+      return;
+    }
+  }
+  auto e = of_kind(ExprKind::Cast);
+  e->cast_type = std::move(to);
+  x3::_val(ctx) = build(std::move(e), column, std::array{std::move(operand)}, ctx);
+};
+
+auto const parenthesised_action = [](auto& ctx) {
+  Node inner = std::move(x3::_attr(ctx));
+  inner.bare_literal = false;
+  x3::_val(ctx) = std::move(inner);
+};
+
+auto const push_node = [](auto& ctx) { x3::_val(ctx).push_back(std::move(x3::_attr(ctx))); };
+
+auto const column_or_call_action = [](auto& ctx) {
+  std::vector<IdentToken>& parts = at_c<0>(x3::_attr(ctx));
+  auto& arguments = at_c<1>(x3::_attr(ctx));
+  const int column = parts.front().column;
+  if (!arguments) {
+    auto e = of_kind(ExprKind::Column);
+    e->path.reserve(parts.size());
+    for (IdentToken& part : parts) e->path.push_back(std::move(part.name));
+    x3::_val(ctx) = build(std::move(e), column, std::array<Node, 0>{}, ctx);
+    return;
+  }
+  const std::string name = lowered(parts.front().name);
+  if (parts.size() != 1 || parts.front().quoted || !is_known_function(name)) {
+    std::string shown;
+    for (const IdentToken& part : parts) shown += (shown.empty() ? "" : ".") + part.name;
+    fail_at_column(ctx, "unknown function `" + shown + "`", column);
+  }
+  auto e = of_kind(ExprKind::Call);
+  e->function = name;
+  e->deterministic = is_deterministic_function(name);
+  x3::_val(ctx) = build(std::move(e), column, std::move(*arguments), ctx);
+};
+
+// `x NOT IN …`, `NOT LIKE`, `NOT BETWEEN`: the positive form wrapped in NOT at the keyword's column.
+Node negated_if(const boost::optional<int>& not_column, Node node, const auto& ctx) {
+  if (!not_column) return node;
+  return build(of_kind(ExprKind::Not), *not_column, std::array{std::move(node)}, ctx);
+}
+
+auto const in_action = [](auto& ctx) {
+  const boost::optional<int>& not_column = at_c<0>(x3::_attr(ctx));
+  const int column = at_c<1>(x3::_attr(ctx));
+  std::vector<Node>& items = at_c<2>(x3::_attr(ctx));
+  items.insert(items.begin(), std::move(x3::_val(ctx)));
+  Node in = build(of_kind(ExprKind::In), column, std::move(items), ctx);
+  x3::_val(ctx) = negated_if(not_column, std::move(in), ctx);
+};
+
+auto const like_action = [](auto& ctx) {
+  const boost::optional<int>& not_column = at_c<0>(x3::_attr(ctx));
+  Node value = std::move(x3::_val(ctx));
+  Node like = build(of_kind(ExprKind::Like), at_c<1>(x3::_attr(ctx)),
+                    std::array{std::move(value), std::move(at_c<2>(x3::_attr(ctx)))}, ctx);
+  x3::_val(ctx) = negated_if(not_column, std::move(like), ctx);
+};
+
+auto const between_action = [](auto& ctx) {
+  const boost::optional<int>& not_column = at_c<0>(x3::_attr(ctx));
+  Node value = std::move(x3::_val(ctx));
+  Node between = build(of_kind(ExprKind::Between), at_c<1>(x3::_attr(ctx)),
+                       std::array{std::move(value), std::move(at_c<2>(x3::_attr(ctx))),
+                                  std::move(at_c<3>(x3::_attr(ctx)))},
+                       ctx);
+  x3::_val(ctx) = negated_if(not_column, std::move(between), ctx);
+};
+
+auto const is_null_action = [](auto& ctx) {
+  const int column = at_c<0>(x3::_attr(ctx));
+  const bool negated = at_c<1>(x3::_attr(ctx)).has_value();
+  Node value = std::move(x3::_val(ctx));
+  x3::_val(ctx) = build(of_kind(negated ? ExprKind::IsNotNull : ExprKind::IsNull), column,
+                        std::array{std::move(value)}, ctx);
+};
+
+// ---------------------------------------------------------------------------------------------
+// The grammar, loosest binding first: OR < AND < NOT < IS/IN/LIKE/BETWEEN < comparison <
+// + - < * / % < unary minus < primary.
+
+x3::rule<class or_tag, Node> const or_expr = "an expression";
+x3::rule<class and_tag, Node> const and_expr = "an expression";
+x3::rule<class not_tag, Node> const not_expr = "an expression";
+x3::rule<class predicate_tag, Node> const predicate = "an expression";
+x3::rule<class comparison_tag, Node> const comparison = "an expression";
+x3::rule<class additive_tag, Node> const additive = "an operand";
+x3::rule<class multiplicative_tag, Node> const multiplicative = "an operand";
+x3::rule<class unary_tag, Node> const unary = "an operand";
+x3::rule<class negated_tag, Node> const negated = "an operand";
+x3::rule<class primary_tag, Node> const primary = "an operand";
+x3::rule<class arguments_tag, std::vector<Node>> const arguments = "arguments";
+x3::rule<class items_tag, std::vector<Node>> const items = "a list of values";
+
+auto const or_expr_def = and_expr[assign] >> *(kw_at("or") > and_expr)[fold_logical<ExprKind::Or>];
+auto const and_expr_def =
+    not_expr[assign] >> *(kw_at("and") > not_expr)[fold_logical<ExprKind::And>];
+auto const not_expr_def = (*kw_at("not") > predicate)[fold_nots];
+
+auto const between_tail = ((-kw_at("not") >> kw_at("between")) > additive > kw("and") > additive);
+auto const in_tail = ((-kw_at("not") >> kw_at("in") >> x3::lit('(')) > items > x3::lit(')'));
+auto const like_tail = ((-kw_at("not") >> kw_at("like")) > additive);
+auto const is_null_tail = (kw_at("is") > -kw_at("not") > kw("null"));
+auto const predicate_def = comparison[assign] >>
+                           -(between_tail[between_action] | in_tail[in_action] |
+                             like_tail[like_action] | is_null_tail[is_null_action]);
+
+auto const comparison_def = additive[assign] >> *(compare_operator > additive)[fold_compare];
+auto const additive_def = multiplicative[assign] >> *(additive_operator > multiplicative)[fold_arith];
+auto const multiplicative_def = unary[assign] >> *(multiplicative_operator > unary)[fold_arith];
+auto const unary_def = (*negation >> negated)[fold_negations];
+auto const negated_def = signed_number[literal_action] | primary[assign];
+
+auto const items_def = or_expr[push_node] % ',';
+auto const arguments_def = (x3::lit('(') >> -(!x3::lit(')') >> (or_expr[push_node] % ','))) > x3::lit(')');
+
+auto const primary_def =
+    (x3::lit('(') > or_expr > x3::lit(')'))[parenthesised_action] |
+    kw_at("null")[constant(Value::null())] |
+    kw_at("true")[constant(Value::boolean(true))] |
+    kw_at("false")[constant(Value::boolean(false))] |
+    (kw_at("date") >> string_token)[temporal_action<TypeKind::Date>] |
+    (kw_at("timestamp") >> string_token)[temporal_action<TypeKind::Timestamp>] |
+    (kw_at("timestamp_ntz") >> string_token)[temporal_action<TypeKind::TimestampNtz>] |
+    ((kw_at("cast") >> x3::lit('(')) > or_expr > kw("as") > type_name_token > x3::lit(')'))[cast_action] |
+    unsigned_number[literal_action] |
+    string_token[string_literal_action] |
+    binary_literal[literal_action] |
+    ((identifier % '.') >> -arguments)[column_or_call_action];
+
+BOOST_SPIRIT_DEFINE(or_expr, and_expr, not_expr, predicate, comparison, additive, multiplicative,
+                    unary, negated, primary, arguments, items)
+
+// The text shown after "unexpected": a word, or one UTF-8 character.
+std::string token_at(Iterator at, Iterator last) {
+  Iterator end = at;
+  if (is_ident_char(*end)) {
+    while (end != last && is_ident_char(*end) && end - at < 32) ++end;
+  } else {
+    ++end;
+    while (end != last && (static_cast<unsigned char>(*end) & 0xC0) == 0x80) ++end;
+  }
+  return std::string(at, end);
+}
+
+}  // namespace
+
+bool is_reserved_word(const std::string& word) {
+  const std::string w = lowered(word);
+  return std::any_of(std::begin(kReservedWords), std::end(kReservedWords),
+                     [&](const char* r) { return w == r; });
+}
+
+std::optional<Value> folded_cast_literal(const Value& operand, const DataType& to) {
+  const TypeKind k = operand.type.kind;
+  if (k == TypeKind::Null) {
+    return to.kind == TypeKind::Null ? std::nullopt : std::optional<Value>(Value::null(to));
+  }
+  if (k == TypeKind::String && is_floating(to.kind)) {
+    const std::string& s = operand.as_string();
+    const double inf = std::numeric_limits<double>::infinity();
+    if (s == "NaN") return Value::floating(to.kind, std::numeric_limits<double>::quiet_NaN());
+    if (s == "Infinity") return Value::floating(to.kind, inf);
+    if (s == "-Infinity") return Value::floating(to.kind, -inf);
+    return std::nullopt;
+  }
+  if (k == TypeKind::Decimal && to.kind == TypeKind::Decimal && operand.type.scale == to.scale &&
+      to.precision >= operand.type.precision && to.precision <= kMaxDecimalPrecision) {
+    return Value::decimal(operand.as_decimal(), to.precision);
+  }
+  return std::nullopt;
+}
+
+ExprPtr parse_predicate(std::string_view text) {
+  validate_utf8(text);
+  if (std::all_of(text.begin(), text.end(), is_space)) {
+    throw InputError("empty predicate", 1, std::string(text));
+  }
+  check_nesting(text);
+  Iterator first = text.data();
+  const Iterator last = first + text.size();
+  Node result;
+  try {
+    const bool ok =
+        x3::phrase_parse(first, last, x3::with<source_tag>(text)[or_expr], whitespace, result);
+    if (!ok) fail(text, "expected an expression", first);
+  } catch (const x3::expectation_failure<Iterator>& e) {
+    const std::string what = e.which();
+    fail(text, "expected " + what, e.where() == last ? last : e.where());
+  }
+  if (first != last) fail(text, "unexpected `" + token_at(first, last) + "`", first);
+  return result.expr;
+}
+
+}  // namespace skipsound

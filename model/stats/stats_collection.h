@@ -1,0 +1,39 @@
+// What a Delta writer records for a file: stats collected from its rows (docs/semantics.md §4).
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/mutants/mutant.h"
+#include "model/sql/row.h"
+#include "model/sql/schema.h"
+#include "model/stats/stats.h"
+#include "model/stats/string_truncation.h"
+
+namespace skipsound {
+
+struct StatsConfig {
+  int num_indexed_cols = 32;  // delta.dataSkippingNumIndexedCols; -1 = every column
+  std::optional<std::vector<ColumnPath>> stats_columns;  // delta.dataSkippingStatsColumns
+  int string_prefix_length = kDefaultStringPrefixLength;
+  std::vector<std::string> partition_columns;  // logical top-level names; never in stats
+
+  // From metaData.configuration and partitionColumns. Throws InputError on a bad number or list.
+  static StatsConfig from_configuration(const std::map<std::string, std::string>& configuration,
+                                        const std::vector<std::string>& partition_columns);
+  bool operator==(const StatsConfig& o) const = default;
+};
+
+// Whether a leaf gets stats under this config: not a partition column, and within the
+// statsColumns list (a struct there covers its leaves) or the first num_indexed_cols leaves.
+// Returned by Leaf::ordinal, the length of schema.leaves().
+std::vector<bool> indexed_leaves(const Schema& schema, const StatsConfig& config);
+
+// Stats a writer records for these rows (Row values indexed by Leaf::ordinal). Sets
+// tightBounds:true only when `with_tight_bounds` (tables with deletion vectors enabled write it).
+FileStats collect_stats(const std::vector<Row>& rows, const Schema& schema,
+                        const StatsConfig& config, Mutant mutant = Mutant::None,
+                        bool with_tight_bounds = false);
+
+}  // namespace skipsound

@@ -1,0 +1,47 @@
+// Delta's string-prefix truncation of min/max stats (docs/semantics.md §4).
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "model/mutants/mutant.h"
+
+namespace skipsound {
+
+inline constexpr int kDefaultStringPrefixLength = 32;
+
+// The first `prefix_length` code points of a UTF-8 string: a prefix, so never above it.
+std::string truncate_string_min(std::string_view utf8, int prefix_length);
+
+// An upper bound for every string whose maximum is `utf8` (code-point order), at most about
+// 2 * prefix_length UTF-16 units long; nullopt when no bound fits (the max is then omitted).
+// Mutant::StringMaxPlainPrefix returns the plain prefix instead (not an upper bound).
+std::optional<std::string> truncate_string_max(std::string_view utf8, int prefix_length,
+                                               Mutant mutant = Mutant::None);
+
+// What a stored string stat says about the true value it was written from: the inverse of the
+// two writers above, for a writer with the same prefix length.
+enum class StoredString {
+  Exact,           // the true value itself
+  MayBeTruncated,  // the true value itself, or a longer value this one was cut from
+  Truncated,       // certainly cut from a longer value
+  Impossible,      // no writer with this prefix length stores it
+};
+const char* stored_string_name(StoredString s);  // "exact", "may be truncated", ...
+
+// A stored min: the true min when shorter than the prefix length, else (exactly N code points)
+// a prefix of it.
+StoredString read_stored_min(std::string_view utf8, int prefix_length);
+
+// A stored max. When it may be truncated, the true max is `kept` (the stored max without its
+// tie-breaker) followed by a character in [next_low, next_high] and possibly more: U+007F stands
+// for a next character below it, U+10FFFF for one from U+007F up to U+10FFFE.
+struct StoredMax {
+  StoredString kind = StoredString::Exact;
+  std::string kept;
+  char32_t next_low = 0;
+  char32_t next_high = 0;
+};
+StoredMax read_stored_max(std::string_view utf8, int prefix_length);
+
+}  // namespace skipsound

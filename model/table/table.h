@@ -1,0 +1,111 @@
+// The modelled table state (docs/semantics.md §4, §7): schema, properties, and the live files with their
+// physical rows, deletion vectors, writer-collected stats and partition values.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/log/actions.h"
+#include "model/sql/row.h"
+#include "model/sql/schema.h"
+#include "model/stats/stats.h"
+#include "model/mutants/mutant.h"
+#include "model/stats/stats_collection.h"
+
+namespace skipsound {
+
+// Chosen by the committing transaction (docs/semantics.md §7). Serializable is Delta OSS's default.
+enum class IsolationLevel { Serializable, WriteSerializable, SnapshotIsolation };
+const char* isolation_level_name(IsolationLevel level);  // "Serializable", ...
+std::optional<IsolationLevel> isolation_level_from_name(std::string_view name);
+
+struct TableProperties {
+  StatsConfig stats;  // numIndexedCols, statsColumns and the partition columns
+  bool deletion_vectors = false;
+  IsolationLevel isolation = IsolationLevel::Serializable;
+
+  const std::vector<std::string>& partition_columns() const { return stats.partition_columns; }
+  bool partitioned() const { return !stats.partition_columns.empty(); }
+};
+
+// Physical rows indexed by their position in the file; shared by every DV version of one path.
+using PhysicalRows = std::shared_ptr<const std::vector<Row>>;
+// The deletion vector's content: sorted, distinct physical row indexes. Empty = no DV.
+using DeletedRows = std::vector<uint32_t>;
+// Typed partition values by logical partition column name.
+using TypedPartitionValues = std::map<std::string, Value>;
+
+// One live file as an add action carries it, plus the rows the model knows it holds.
+struct TableFile {
+  std::string path;
+  PhysicalRows rows;
+  DeletedRows deleted;
+  std::optional<FileStats> stats;  // nullopt: the writer recorded no stats
+  TypedPartitionValues partition_values;
+  bool data_change = true;
+
+  int64_t physical_count() const { return rows ? static_cast<int64_t>(rows->size()) : 0; }
+  int64_t live_count() const { return physical_count() - static_cast<int64_t>(deleted.size()); }
+  bool is_deleted(uint32_t index) const;
+  std::vector<Row> live_rows() const;
+  // The add action Delta would log (stats as JSON, the DV as an inline descriptor).
+  AddFile to_add_action(const Schema& schema) const;
+};
+
+// A remove action: the path and the DV it removed (paths are compared without it).
+struct FileRemoval {
+  std::string path;
+  DeletedRows deleted;
+  TypedPartitionValues partition_values;
+  bool data_change = true;
+
+  RemoveFile to_remove_action() const;
+};
+
+// Whether the writer records stats for the files it writes (other engines may not).
+enum class StatsPresence { Collected, Missing };
+
+class Table {
+ public:
+  Table() = default;
+  Table(Schema schema, TableProperties properties);
+
+  const Schema& schema() const { return schema_; }
+  const TableProperties& properties() const { return properties_; }
+  int64_t version() const { return version_; }
+  const std::vector<TableFile>& files() const { return files_; }
+  const TableFile* find_file(const std::string& path) const;
+  // The metaData action describing this table (identity, schema, partitioning, configuration).
+  Metadata metadata() const;
+  const Protocol& protocol() const { return protocol_; }
+
+  // Files a writer produces for `rows`: one per distinct partition value tuple (first-seen order),
+  // named `<path_prefix>-<n>`, starting at n = first_index. Stats follow the writer rules, or
+  // a writer-side mutant's deviation from them.
+  std::vector<TableFile> write_files(const std::vector<Row>& rows, const std::string& path_prefix,
+                                     int first_index, StatsPresence presence,
+                                     Mutant writer_mutant = Mutant::None) const;
+  TypedPartitionValues partition_values_of(const Row& row) const;
+
+  // Adds a file to the initial state (version stays unchanged). Throws InputError on a
+  // duplicate path or rows of mixed partition values.
+  void add_initial_file(TableFile file);
+  // Applies a commit's file actions in order (remove then add per Delta's log replay: the last
+  // action for a path wins) and advances the version.
+  void apply(const std::vector<FileRemoval>& removes, const std::vector<TableFile>& adds);
+
+  // Every live row of every live file, in file then row order.
+  std::vector<Row> live_rows() const;
+
+ private:
+  Schema schema_;
+  TableProperties properties_;
+  Protocol protocol_;
+  int64_t version_ = 0;
+  std::vector<TableFile> files_;
+};
+
+}  // namespace skipsound

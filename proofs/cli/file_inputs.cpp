@@ -1,0 +1,137 @@
+#include "proofs/cli/file_inputs.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "model/log/delta_log.h"
+#include "model/values/input_error.h"
+#include "model/sql/row.h"
+
+namespace skipsound::cli {
+
+namespace {
+
+ColumnPath dotted_path(const std::string& dotted) {
+  ColumnPath path;
+  std::istringstream parts(dotted);
+  for (std::string part; std::getline(parts, part, '.');) path.push_back(part);
+  return path;
+}
+
+// Command-line settings override the table's own configuration.
+StatsConfig config_from(const FileInputOptions& options, StatsConfig config) {
+  if (!options.partition_columns.empty()) config.partition_columns = options.partition_columns;
+  if (options.num_indexed_cols) config.num_indexed_cols = *options.num_indexed_cols;
+  if (!options.stats_columns.empty()) {
+    std::vector<ColumnPath> columns;
+    for (const std::string& c : options.stats_columns) columns.push_back(dotted_path(c));
+    config.stats_columns = columns;
+  }
+  if (options.string_prefix_length) config.string_prefix_length = *options.string_prefix_length;
+  return config;
+}
+
+std::vector<Row> read_rows(const std::string& path, const Schema& schema) {
+  std::istringstream lines(read_text_file(path));
+  std::vector<Row> rows;
+  int number = 0;
+  for (std::string line; std::getline(lines, line);) {
+    ++number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    try {
+      rows.push_back(row_from_json(nlohmann::json::parse(line), schema));
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(path + ":" + std::to_string(number) + ": " + e.what());
+    } catch (const InputError& e) {
+      throw InputError(path + ":" + std::to_string(number) + ": " + e.message());
+    }
+  }
+  return rows;
+}
+
+void load_table(const FileInputOptions& options, LoadedFiles& files, std::vector<std::string>& warnings) {
+  const DeltaTable table = load_delta_table(options.table_dir, options.version);
+  warnings.insert(warnings.end(), table.warnings.begin(), table.warnings.end());
+  files.schema = table.metadata.schema;
+  files.config = config_from(options, table.stats_config());
+  for (const LiveFile& f : table.files) {
+    const FileStats* stats = f.stats ? &files.stats.emplace_back(*f.stats) : nullptr;
+    files.candidates.push_back(CandidateFile{f.add.path, stats, partition_row(f.partition_values, files.schema),
+                                             f.dv_cardinality()});
+  }
+  files.have_partition_values = true;
+}
+
+}  // namespace
+
+void add_file_input_options(CLI::App& command, FileInputOptions& options) {
+  command.add_option("--schema", options.schema_file, "Spark StructType JSON file");
+  command.add_option("--stats", options.stats_json, "one file's stats JSON");
+  command.add_option("--rows", options.rows_file, "JSONL rows written as one file");
+  command.add_option("--table", options.table_dir, "a Delta table directory");
+  command.add_option("--version", options.version, "table version (default: latest)");
+  command.add_option("--partition-columns", options.partition_columns, "partition column names")
+      ->delimiter(',');
+  command.add_option("--num-indexed-cols", options.num_indexed_cols, "dataSkippingNumIndexedCols");
+  command.add_option("--stats-columns", options.stats_columns, "dataSkippingStatsColumns")->delimiter(',');
+  command.add_option("--string-prefix-length", options.string_prefix_length,
+                     "string stats prefix length N (default 32): the writer's, and the oracle's reading of it")
+      ->check(CLI::PositiveNumber);
+}
+
+LoadedFiles load_files(const FileInputOptions& options, std::vector<std::string>& warnings) {
+  LoadedFiles files;
+  if (!options.table_dir.empty()) {
+    load_table(options, files, warnings);
+    return files;
+  }
+  if (options.schema_file.empty()) throw InputError("--schema is required unless --table is given");
+  try {
+    files.schema = Schema::from_json_text(read_text_file(options.schema_file));
+  } catch (const SchemaError& e) {
+    throw InputError("bad schema in " + options.schema_file + ": " + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError("bad schema JSON in " + options.schema_file + ": " + e.what());
+  }
+  files.config = config_from(options, StatsConfig{});
+  if (!options.stats_json.empty() == !options.rows_file.empty())
+    throw InputError("give exactly one of --stats, --rows or --table");
+  if (!options.stats_json.empty()) {
+    files.stats.push_back(stats_from_json_text(options.stats_json, files.schema));
+  } else {
+    files.stats.push_back(collect_stats(read_rows(options.rows_file, files.schema), files.schema, files.config));
+  }
+  const std::string name = options.stats_json.empty() ? options.rows_file : "<stats>";
+  files.candidates.push_back(CandidateFile{name, &files.stats.front(), {}, 0});
+  return files;
+}
+
+FileEvidence evidence_of(const CandidateFile& file, const LoadedFiles& files) {
+  FileEvidence evidence{file.stats, file.dv_cardinality, {}, files.config.string_prefix_length};
+  if (!files.have_partition_values) return evidence;
+  for (const std::string& name : files.config.partition_columns) {
+    const Leaf* leaf = files.schema.find_leaf(ColumnPath{name});
+    if (leaf && static_cast<size_t>(leaf->ordinal) < file.partition_values.size())
+      evidence.partition_values.emplace(leaf->ordinal, file.partition_values[leaf->ordinal]);
+  }
+  return evidence;
+}
+
+Mutant mutant_from_option(const std::string& name) {
+  if (name == "none") return Mutant::None;
+  const std::optional<Mutant> mutant = mutant_from_name(name);
+  if (!mutant) throw InputError("unknown mutant '" + name + "'");
+  return *mutant;
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace skipsound::cli

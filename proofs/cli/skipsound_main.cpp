@@ -1,0 +1,37 @@
+#include <iostream>
+
+#include "proofs/cli/cli.h"
+#include "model/values/input_error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"skipsound: proves that conflict-time data skipping never hides a conflict"};
+  app.require_subcommand(1);
+  app.footer(skipsound::cli::kExitCodesHelp);
+  int exit_code = skipsound::cli::kExitOk;
+  skipsound::cli::add_parse_command(app, exit_code);
+  skipsound::cli::add_eval_command(app, exit_code);
+  skipsound::cli::add_check_command(app, exit_code);
+  skipsound::cli::add_skip_command(app, exit_code);
+  skipsound::cli::add_prove_command(app, exit_code);
+  skipsound::cli::add_scenario_command(app, exit_code);
+  skipsound::cli::add_gate_command(app, exit_code);
+  skipsound::cli::add_replay_command(app, exit_code);
+  skipsound::cli::add_explore_command(app, exit_code);
+  for (CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
+    command->footer(skipsound::cli::kExitCodesHelp);
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : skipsound::cli::kExitUsage;
+  } catch (const skipsound::InputError& e) {
+    std::cerr << e.render() << "\n";
+    return skipsound::cli::kExitUsage;
+  } catch (const std::exception& e) {
+    const int code = skipsound::cli::exit_code_for(e);
+    std::cerr << (code == skipsound::cli::kExitInternal ? "internal error: " : "error: ") << e.what() << "\n";
+    return code;
+  }
+  return exit_code;
+}

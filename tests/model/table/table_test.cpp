@@ -1,0 +1,228 @@
+// Table state and operations in copy-on-write and deletion-vector modes.
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "model/sql/binder.h"
+#include "model/values/input_error.h"
+#include "model/table/operations.h"
+#include "model/table/table.h"
+#include "model/table/transaction.h"
+
+namespace skipsound {
+namespace {
+
+// Reads every file whose rows could matter: no skipping at all (skipping lives in checker/).
+class ReadEverything final : public ScanPlanner {
+ public:
+  std::vector<size_t> files_to_read(const Table& snapshot, const ExprPtr&) const override {
+    std::vector<size_t> all(snapshot.files().size());
+    for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+    return all;
+  }
+};
+
+Schema test_schema() {
+  return Schema({StructField{"id", DataType::of(TypeKind::Long), true, {}},
+                 StructField{"x", DataType::of(TypeKind::Int), true, {}},
+                 StructField{"p", DataType::of(TypeKind::String), true, {}}});
+}
+
+Row row(int64_t id, int64_t x, const std::string& p) {
+  return Row{Value::integral(TypeKind::Long, id), Value::integral(TypeKind::Int, x), Value::string(p)};
+}
+
+Table make_table(bool deletion_vectors, bool partitioned = false) {
+  TableProperties props;
+  props.deletion_vectors = deletion_vectors;
+  if (partitioned) props.stats.partition_columns = {"p"};
+  Table table(test_schema(), props);
+  for (TableFile& f : table.write_files({row(1, 5, "a"), row(2, 20, "a"), row(3, 30, "a")}, "f", 1,
+                                        StatsPresence::Collected)) {
+    table.add_initial_file(std::move(f));
+  }
+  return table;
+}
+
+Operation op(OperationKind kind, const std::string& text, const std::string& where = "") {
+  Operation o;
+  o.kind = kind;
+  o.text = text;
+  if (!where.empty()) o.condition = parse_and_bind(where, test_schema());
+  return o;
+}
+
+OperationResult run(const Table& t, std::vector<Operation> ops, WriterSettings settings = {"T", StatsPresence::Collected, false, false}) {
+  return execute(t, ops, ReadEverything(), settings);
+}
+
+size_t count_x(const std::vector<Row>& rows, int64_t x) {
+  return static_cast<size_t>(std::count_if(rows.begin(), rows.end(), [&](const Row& r) { return r[1].as_int() == x; }));
+}
+
+TEST(Table, WriterSplitsByPartitionAndCollectsStats) {
+  TableProperties props;
+  props.stats.partition_columns = {"p"};
+  Table table(test_schema(), props);
+  auto files = table.write_files({row(1, 5, "a"), row(2, 6, "b"), row(3, 7, "a")}, "w", 1, StatsPresence::Collected);
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_EQ(files[0].live_count(), 2);
+  EXPECT_EQ(files[0].partition_values.at("p").as_string(), "a");
+  ASSERT_TRUE(files[0].stats);
+  EXPECT_EQ(files[0].stats->num_records, 2);
+  EXPECT_EQ(files[0].stats->column(0).max->as_int(), 3);
+  auto bare = table.write_files({row(1, 5, "a")}, "n", 1, StatsPresence::Missing);
+  EXPECT_FALSE(bare[0].stats);
+}
+
+TEST(Table, RejectsUnknownPartitionColumnAndDuplicatePaths) {
+  TableProperties props;
+  props.stats.partition_columns = {"nope"};
+  EXPECT_THROW(Table(test_schema(), props), InputError);
+  Table table = make_table(false);
+  EXPECT_THROW(table.add_initial_file(table.files().front()), InputError);
+}
+
+TEST(Operations, InsertIsABlindAppend) {
+  Table table = make_table(false);
+  Operation insert = op(OperationKind::Insert, "INSERT");
+  insert.rows = {row(9, 9, "z")};
+  OperationResult result = run(table, {insert});
+  EXPECT_TRUE(result.commit.is_blind_append());
+  EXPECT_TRUE(result.reads.empty());
+  ASSERT_EQ(result.commit.adds.size(), 1u);
+  EXPECT_EQ(result.commit.info.operation, "WRITE");
+  OperationResult forced = run(table, {insert}, {"T", StatsPresence::Collected, false, true});
+  EXPECT_FALSE(forced.commit.is_blind_append());
+}
+
+TEST(Operations, CopyOnWriteDeleteRewritesTheTouchedFile) {
+  Table table = make_table(false);
+  OperationResult result = run(table, {op(OperationKind::Delete, "DELETE WHERE x > 10", "x > 10")});
+  ASSERT_EQ(result.commit.removes.size(), 1u);
+  ASSERT_EQ(result.commit.adds.size(), 1u);
+  EXPECT_NE(result.commit.adds[0].path, result.commit.removes[0].path);
+  EXPECT_EQ(result.commit.adds[0].live_count(), 1);
+  EXPECT_EQ(result.reads.predicates.size(), 1u);
+  EXPECT_EQ(result.reads.files, std::vector<std::string>{"f-1"});
+  EXPECT_FALSE(result.commit.is_blind_append());
+  apply_commit(table, result.commit);
+  EXPECT_EQ(table.live_rows().size(), 1u);
+  EXPECT_EQ(table.version(), 1);
+}
+
+TEST(Operations, DeletionVectorDeleteReaddsTheFileWithWideStats) {
+  Table table = make_table(true);
+  ASSERT_EQ(table.files()[0].stats->tight_bounds, true);
+  OperationResult result = run(table, {op(OperationKind::Delete, "DELETE WHERE x > 10", "x > 10")});
+  ASSERT_EQ(result.commit.removes.size(), 1u);
+  ASSERT_EQ(result.commit.adds.size(), 1u);
+  const TableFile& readded = result.commit.adds[0];
+  EXPECT_EQ(readded.path, "f-1");
+  EXPECT_EQ(readded.deleted, (DeletedRows{1, 2}));
+  ASSERT_TRUE(readded.stats);
+  EXPECT_TRUE(readded.stats->wide());
+  EXPECT_EQ(readded.stats->num_records, 3);  // physical rows, deleted ones included
+  EXPECT_EQ(readded.stats->column(1).max->as_int(), 30);  // bounds kept
+  apply_commit(table, result.commit);
+  EXPECT_EQ(table.live_rows().size(), 1u);
+}
+
+TEST(Operations, DeletingEveryLiveRowOnlyRemovesTheFile) {
+  for (bool dv : {false, true}) {
+    Table table = make_table(dv);
+    OperationResult result = run(table, {op(OperationKind::Delete, "DELETE WHERE x > 0", "x > 0")});
+    EXPECT_EQ(result.commit.removes.size(), 1u);
+    EXPECT_TRUE(result.commit.adds.empty());
+  }
+}
+
+TEST(Operations, UpdateWritesNewImagesInBothModes) {
+  for (bool dv : {false, true}) {
+    Table table = make_table(dv);
+    Operation update = op(OperationKind::Update, "UPDATE SET x = 15 WHERE id = 1", "id = 1");
+    update.assignments.push_back(Assignment{1, make_literal(Value::integral(TypeKind::Int, 15))});
+    OperationResult result = run(table, {update});
+    apply_commit(table, result.commit);
+    const auto rows = table.live_rows();
+    EXPECT_EQ(rows.size(), 3u);
+    EXPECT_EQ(count_x(rows, 15), 1u);
+    EXPECT_EQ(count_x(rows, 5), 0u);
+    EXPECT_EQ(result.commit.info.operation, "UPDATE");
+    if (dv) {
+      ASSERT_EQ(result.commit.adds.size(), 2u);  // the same file with a DV, and the image
+      EXPECT_EQ(result.commit.adds[0].path, "f-1");
+      EXPECT_EQ(result.commit.adds[1].live_count(), 1);
+    }
+  }
+}
+
+TEST(Operations, MergeUpsertsOnTheKeyAndRecordsTheOnCondition) {
+  Table table = make_table(false);
+  Operation merge = op(OperationKind::Merge, "MERGE ON id");
+  merge.key_leaf = 0;
+  merge.rows = {row(2, 99, "a"), row(7, 70, "a")};
+  OperationResult result = run(table, {merge});
+  ASSERT_EQ(result.reads.predicates.size(), 1u);
+  ASSERT_TRUE(result.reads.predicates[0]);
+  EXPECT_EQ(result.reads.predicates[0]->kind, ExprKind::In);
+  apply_commit(table, result.commit);
+  const auto rows = table.live_rows();
+  EXPECT_EQ(rows.size(), 4u);
+  EXPECT_EQ(count_x(rows, 99), 1u);
+  EXPECT_EQ(count_x(rows, 20), 0u);
+  EXPECT_EQ(count_x(rows, 70), 1u);
+  merge.rows.push_back(row(2, 1, "a"));
+  EXPECT_THROW(run(make_table(false), {merge}), InputError);
+}
+
+TEST(Operations, OptimizeKeepsRowsAndChangesNoData) {
+  Table table = make_table(false);
+  for (TableFile& f : table.write_files({row(4, 40, "a")}, "g", 1, StatsPresence::Collected)) {
+    table.add_initial_file(std::move(f));
+  }
+  Operation compaction = op(OperationKind::Optimize, "OPTIMIZE");
+  OperationResult result = run(table, {compaction});
+  EXPECT_EQ(result.commit.removes.size(), 2u);
+  ASSERT_EQ(result.commit.adds.size(), 1u);
+  EXPECT_FALSE(result.commit.adds[0].data_change);
+  EXPECT_FALSE(result.commit.changes_data);
+  EXPECT_FALSE(result.commit.is_blind_append());
+
+  Operation clustering = op(OperationKind::Optimize, "OPTIMIZE CLUSTER BY x");
+  clustering.optimize_mode = OptimizeMode::Clustering;
+  clustering.key_leaf = 1;
+  clustering.rows_per_file = 2;
+  OperationResult clustered = run(table, {clustering});
+  ASSERT_EQ(clustered.commit.adds.size(), 2u);
+  EXPECT_EQ(clustered.commit.adds[0].stats->column(1).max->as_int(), 20);
+  EXPECT_EQ(clustered.commit.adds[1].stats->column(1).min->as_int(), 30);
+  apply_commit(table, clustered.commit);
+  EXPECT_EQ(table.live_rows().size(), 4u);
+}
+
+TEST(Operations, OneWriterPerTransaction) {
+  Table table = make_table(false);
+  EXPECT_THROW(run(table, {op(OperationKind::Delete, "DELETE"), op(OperationKind::Delete, "DELETE")}), InputError);
+  OperationResult read_then_write = run(table, {op(OperationKind::Select, "SELECT WHERE id < 2", "id < 2"),
+                                                op(OperationKind::Delete, "DELETE WHERE id = 3", "id = 3")});
+  EXPECT_EQ(read_then_write.reads.predicates.size(), 2u);
+}
+
+TEST(Transaction, RerunOnAnotherStateSeesItsRows) {
+  Table table = make_table(false);
+  Transaction txn = run_transaction("T2", table, {op(OperationKind::Delete, "DELETE WHERE x > 10", "x > 10")},
+                                    {"T2", StatsPresence::Collected, false, false}, ReadEverything());
+  EXPECT_EQ(txn.snapshot_version, 0);
+  Table later = table;
+  Operation insert = op(OperationKind::Insert, "INSERT");
+  insert.rows = {row(8, 80, "a")};
+  apply_commit(later, run(table, {insert}).commit);
+  OperationResult again = rerun(txn, later, ReadEverything());
+  apply_commit(later, again.commit);
+  EXPECT_EQ(later.live_rows().size(), 1u);
+  EXPECT_EQ(txn.describe(), "DELETE WHERE x > 10");
+}
+
+}  // namespace
+}  // namespace skipsound
