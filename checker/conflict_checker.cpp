@@ -5,29 +5,27 @@
 
 #include "checker/scan_planner.h"
 #include "checker/stats_eligibility.h"
+#include "model/values/enum_names.h"
 
 namespace skipsound {
 
-const char* exception_name(ConflictKind kind) {
-  switch (kind) {
-    case ConflictKind::ProtocolChanged: return "ProtocolChangedException";
-    case ConflictKind::MetadataChanged: return "MetadataChangedException";
-    case ConflictKind::ConcurrentTransaction: return "ConcurrentTransactionException";
-    case ConflictKind::ConcurrentAppend: return "ConcurrentAppendException";
-    case ConflictKind::ConcurrentDeleteRead: return "ConcurrentDeleteReadException";
-    case ConflictKind::ConcurrentDeleteDelete: return "ConcurrentDeleteDeleteException";
-  }
-  return "?";
-}
+namespace {
+
+constexpr EnumNames kExceptionNames{std::to_array<EnumName<ConflictKind>>({
+    {ConflictKind::ProtocolChanged, "ProtocolChangedException"},
+    {ConflictKind::MetadataChanged, "MetadataChangedException"},
+    {ConflictKind::ConcurrentTransaction, "ConcurrentTransactionException"},
+    {ConflictKind::ConcurrentAppend, "ConcurrentAppendException"},
+    {ConflictKind::ConcurrentDeleteRead, "ConcurrentDeleteReadException"},
+    {ConflictKind::ConcurrentDeleteDelete, "ConcurrentDeleteDeleteException"},
+})};
+
+}  // namespace
+
+const char* exception_name(ConflictKind kind) { return kExceptionNames.name(kind); }
 
 std::optional<ConflictKind> conflict_kind_from_exception_name(std::string_view name) {
-  for (ConflictKind kind :
-       {ConflictKind::ProtocolChanged, ConflictKind::MetadataChanged,
-        ConflictKind::ConcurrentTransaction, ConflictKind::ConcurrentAppend,
-        ConflictKind::ConcurrentDeleteRead, ConflictKind::ConcurrentDeleteDelete}) {
-    if (name == exception_name(kind)) return kind;
-  }
-  return std::nullopt;
+  return kExceptionNames.value(name);
 }
 
 IsolationLevel isolation_to_use(const Commit& commit, IsolationLevel table_level) {

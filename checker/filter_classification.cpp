@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "model/values/ascii_text.h"
+
 namespace skipsound {
 
 namespace {
@@ -23,9 +25,7 @@ bool only_partition_columns(const Expr& e, const StatsEligibility& eligibility) 
 }
 
 bool is_metadata_name(const std::string& name) {
-  static const std::string kMetadata = "_metadata";
-  return std::equal(name.begin(), name.end(), kMetadata.begin(), kMetadata.end(),
-                    [](unsigned char a, unsigned char b) { return std::tolower(a) == b; });
+  return ascii_iequals(name, "_metadata");
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/values/utf8.h"
+
 namespace skipsound {
 
 namespace {
@@ -58,12 +60,6 @@ std::optional<std::string> starts_with_prefix(const Expr& pattern) {
   const std::string prefix = text.substr(0, text.size() - 1);
   if (prefix.find_first_of("%_\\") != std::string::npos) return std::nullopt;
   return prefix;
-}
-
-int code_points(const std::string& utf8) {
-  return static_cast<int>(std::count_if(utf8.begin(), utf8.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
 }
 
 class Builder {
@@ -232,7 +228,7 @@ class Builder {
     }
     // c LIKE 's%' can only hold if substr(min(c)) <= s <= substr(max(c)), lengths in code points:
     // substr(·, 1, n) is monotone in code-point order, and truncated stats still bound.
-    const int length = code_points(*prefix);
+    const int length = static_cast<int>(code_point_count(*prefix));
     const SkipExprPtr s = skip_literal(Value::string(*prefix));
     return skip_and(
         skip_compare(CompareOp::Le, skip_substr(skip_stat(StatKind::Min, value.leaf), length), s),

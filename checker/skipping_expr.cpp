@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "model/stats/string_truncation.h"
+#include "model/values/temporal.h"
 
 namespace skipsound {
 
@@ -17,14 +18,10 @@ SkipExprPtr make_node(SkipKind kind, std::vector<SkipExprPtr> children) {
   return e;
 }
 
-constexpr int64_t kMicrosPerMilli = 1000;
-
 int64_t saturating_add(int64_t a, int64_t b) {
   if (a > std::numeric_limits<int64_t>::max() - b) return std::numeric_limits<int64_t>::max();
   return a + b;
 }
-
-bool is_timestamp(TypeKind k) { return k == TypeKind::Timestamp || k == TypeKind::TimestampNtz; }
 
 bool is_nan(const Value& v) {
   return std::holds_alternative<double>(v.data) && std::isnan(v.as_double());

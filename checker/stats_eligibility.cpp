@@ -1,17 +1,12 @@
 #include "checker/stats_eligibility.h"
 
 #include <algorithm>
-#include <cctype>
+
+#include "model/values/ascii_text.h"
 
 namespace skipsound {
 
 namespace {
-
-bool equals_ignoring_case(const std::string& a, const std::string& b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](unsigned char x, unsigned char y) {
-    return std::tolower(x) == std::tolower(y);
-  });
-}
 
 bool is_nested_container(TypeKind k) { return k == TypeKind::Array || k == TypeKind::Map; }
 
@@ -23,7 +18,7 @@ StatsEligibility::StatsEligibility(const Schema& schema, const StatsConfig& conf
   for (const Leaf& leaf : schema.leaves()) {
     const bool is_partition =
         std::any_of(config.partition_columns.begin(), config.partition_columns.end(),
-                    [&](const std::string& p) { return equals_ignoring_case(p, leaf.path.front()); });
+                    [&](const std::string& p) { return ascii_iequals(p, leaf.path.front()); });
     partition_.push_back(is_partition);
   }
   partitioned_ = !config.partition_columns.empty();

@@ -4,11 +4,10 @@
 
 #include "generators/value_gen.h"
 #include "model/values/utf8.h"
+#include "model/values/temporal.h"
 
 namespace skipsound::generators {
 namespace {
-
-constexpr int64_t kMicrosPerMilli = 1000;
 
 void add_unique(std::vector<Value>& out, const Value& v) {
   for (const Value& existing : out) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "model/values/enum_names.h"
+
 namespace skipsound::generators {
 
 namespace {
@@ -306,34 +308,31 @@ std::vector<WorldTransaction> draw_transactions(const World& w) {
 
 }  // namespace
 
-const char* world_category_name(WorldCategory c) {
-  switch (c) {
-    case WorldCategory::Disjoint: return "disjoint";
-    case WorldCategory::Overlapping: return "overlapping";
-    case WorldCategory::MissingStats: return "missing-stats";
-    case WorldCategory::WideDv: return "wide-dv";
-    case WorldCategory::Partitioned: return "partitioned";
-    case WorldCategory::WholeTable: return "whole-table";
-    case WorldCategory::EmptyReads: return "empty-reads";
-    case WorldCategory::ValueMoving: return "value-moving";
-    case WorldCategory::Mixed: return "mixed";
-  }
-  return "?";
-}
+namespace {
+
+constexpr EnumNames kWorldCategoryNames{std::to_array<EnumName<WorldCategory>>({
+    {WorldCategory::Disjoint, "disjoint"},
+    {WorldCategory::Overlapping, "overlapping"},
+    {WorldCategory::MissingStats, "missing-stats"},
+    {WorldCategory::WideDv, "wide-dv"},
+    {WorldCategory::Partitioned, "partitioned"},
+    {WorldCategory::WholeTable, "whole-table"},
+    {WorldCategory::EmptyReads, "empty-reads"},
+    {WorldCategory::ValueMoving, "value-moving"},
+    {WorldCategory::Mixed, "mixed"},
+})};
+
+}  // namespace
+
+const char* world_category_name(WorldCategory c) { return kWorldCategoryNames.name(c); }
 
 const std::vector<WorldCategory>& all_world_categories() {
-  static const std::vector<WorldCategory> kAll = {
-      WorldCategory::Disjoint,   WorldCategory::Overlapping, WorldCategory::MissingStats,
-      WorldCategory::WideDv,     WorldCategory::Partitioned, WorldCategory::WholeTable,
-      WorldCategory::EmptyReads, WorldCategory::ValueMoving, WorldCategory::Mixed};
+  static const std::vector<WorldCategory> kAll = kWorldCategoryNames.values();
   return kAll;
 }
 
 std::optional<WorldCategory> world_category_from_name(std::string_view name) {
-  for (WorldCategory c : all_world_categories()) {
-    if (name == world_category_name(c)) return c;
-  }
-  return std::nullopt;
+  return kWorldCategoryNames.value(name);
 }
 
 std::string world_row_json(const WorldRow& row) {

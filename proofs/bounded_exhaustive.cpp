@@ -206,7 +206,7 @@ std::vector<ExprPtr> atoms_for(const ColumnDomain& d) {
   }
   if (d.type == TypeKind::String) {
     for (const Value& v : d.values) {
-      if (decode_utf8(v.as_string()).size() > 2) continue;
+      if (code_point_count(v.as_string()) > 2) continue;
       atoms.push_back(make_like(c, make_literal(Value::string(v.as_string() + "%"))));
       atoms.push_back(make_not(make_like(c, make_literal(Value::string(v.as_string() + "%")))));
     }

@@ -17,10 +17,6 @@ namespace {
 using generators::GeneratedFile;
 using generators::TableShape;
 
-constexpr int64_t kTimestampMaxSlackMicros = 999;  // writers floor the max to the millisecond
-
-bool is_timestamp(TypeKind k) { return k == TypeKind::Timestamp || k == TypeKind::TimestampNtz; }
-
 std::string show(const Value& v) { return v.is_null() ? "NULL" : to_sql_literal(v); }
 
 // ---- stats audit ----
@@ -77,7 +73,7 @@ class Auditor {
   void audit_bound(const Leaf& leaf, const Value& bound, bool is_max) {
     const std::string name = std::string(is_max ? "max(" : "min(") + path_to_sql(leaf.path) + ")";
     Value limit = bound;
-    if (is_max && is_timestamp(bound.type.kind)) limit.data = bound.as_int() + kTimestampMaxSlackMicros;
+    if (is_max && is_timestamp(bound.type.kind)) limit.data = bound.as_int() + kTimestampStatSlackMicros;
     for (size_t r = 0; r < file_.rows.size(); ++r) {
       const Value& v = file_.rows[r][leaf.ordinal];
       if (file_.deleted[r] || v.is_null()) continue;

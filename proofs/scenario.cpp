@@ -13,6 +13,7 @@
 #include "model/sql/parser.h"
 #include "model/sql/printer.h"
 #include "model/stats/stats_widening.h"
+#include "model/values/ascii_text.h"
 
 namespace skipsound {
 
@@ -24,21 +25,9 @@ std::string expected_verdict_text(const ExpectedVerdict& v) {
 
 namespace {
 
-std::string trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool starts_with_word(std::string_view text, std::string_view word) {
-  if (text.size() < word.size() || lower(text.substr(0, word.size())) != lower(word)) return false;
+  if (text.size() < word.size() || ascii_lower(text.substr(0, word.size())) != ascii_lower(word)) return false;
   return text.size() == word.size() || !std::isalnum(static_cast<unsigned char>(text[word.size()]));
 }
 
@@ -55,11 +44,11 @@ std::vector<std::string> split_top_level(std::string_view text, char separator) 
     if (c == '(' || c == '[' || c == '{') ++depth;
     if (c == ')' || c == ']' || c == '}') --depth;
     if (c == separator && depth == 0) {
-      parts.push_back(trim(text.substr(start, i - start)));
+      parts.push_back(trim_whitespace(text.substr(start, i - start)));
       start = i + 1;
     }
   }
-  parts.push_back(trim(text.substr(start)));
+  parts.push_back(trim_whitespace(text.substr(start)));
   return parts;
 }
 
@@ -84,7 +73,7 @@ class ScenarioParser {
     std::string line;
     while (std::getline(lines, line)) {
       ++line_number_;
-      const std::string directive = trim(line);
+      const std::string directive = trim_whitespace(line);
       if (directive.empty() || directive.front() == '#') continue;
       try {
         parse_directive(directive);
@@ -106,17 +95,17 @@ class ScenarioParser {
   void parse_directive(const std::string& line) {
     const size_t colon = line.find(':');
     if (colon == std::string::npos) throw InputError("expected '<directive>: ...'");
-    const std::string head = trim(std::string_view(line).substr(0, colon));
-    const std::string body = trim(std::string_view(line).substr(colon + 1));
-    const std::string key = lower(head);
+    const std::string head = trim_whitespace(std::string_view(line).substr(0, colon));
+    const std::string body = trim_whitespace(std::string_view(line).substr(colon + 1));
+    const std::string key = ascii_lower(head);
     if (key == "schema") return parse_schema(body);
     if (key == "partitioned by") return table_directive([&] { partition_columns_ = split_top_level(body, ','); });
-    if (key.rfind("property ", 0) == 0) return table_directive([&] { parse_property(trim(head.substr(9)), body); });
-    if (key.rfind("flag ", 0) == 0) return parse_flag(trim(head.substr(5)), body);
+    if (key.rfind("property ", 0) == 0) return table_directive([&] { parse_property(trim_whitespace(head.substr(9)), body); });
+    if (key.rfind("flag ", 0) == 0) return parse_flag(trim_whitespace(head.substr(5)), body);
     if (key == "mutant") return parse_mutant(body);
-    if (key.rfind("file ", 0) == 0) return parse_file(trim(head.substr(5)), body);
+    if (key.rfind("file ", 0) == 0) return parse_file(trim_whitespace(head.substr(5)), body);
     if (key == "commit") return parse_commit_order(body);
-    if (key.rfind("expect ", 0) == 0) return parse_expectation(trim(head.substr(7)), body);
+    if (key.rfind("expect ", 0) == 0) return parse_expectation(trim_whitespace(head.substr(7)), body);
     return parse_transaction_line(head, body);
   }
 
@@ -132,8 +121,8 @@ class ScenarioParser {
       for (const std::string& column : split_top_level(body, ',')) {
         const size_t space = column.find(' ');
         if (space == std::string::npos) throw InputError("expected '<name> <type>' in the schema");
-        fields.push_back(StructField{trim(column.substr(0, space)),
-                                     parse_type_name(trim(column.substr(space + 1))), true, {}});
+        fields.push_back(StructField{trim_whitespace(column.substr(0, space)),
+                                     parse_type_name(trim_whitespace(column.substr(space + 1))), true, {}});
       }
       schema_ = Schema(std::move(fields));
       has_schema_ = true;
@@ -141,7 +130,7 @@ class ScenarioParser {
   }
 
   static bool on_off(const std::string& value) {
-    const std::string v = lower(value);
+    const std::string v = ascii_lower(value);
     if (v == "on" || v == "true") return true;
     if (v == "off" || v == "false") return false;
     throw InputError("expected on or off, got '" + value + "'");
@@ -155,7 +144,7 @@ class ScenarioParser {
   }
 
   void parse_property(const std::string& name, const std::string& value) {
-    const std::string key = lower(name);
+    const std::string key = ascii_lower(name);
     if (key == "numindexedcols") {
       properties_.stats.num_indexed_cols = parse_int(value);
     } else if (key == "statscolumns") {
@@ -176,12 +165,12 @@ class ScenarioParser {
   }
 
   void parse_flag(const std::string& name, const std::string& value) {
-    if (lower(name) != "conflictdataskipping") throw InputError("unknown flag '" + name + "'");
+    if (ascii_lower(name) != "conflictdataskipping") throw InputError("unknown flag '" + name + "'");
     scenario_.options.conflict_data_skipping = on_off(value);
   }
 
   void parse_mutant(const std::string& name) {
-    const auto mutant = mutant_from_name(lower(name));
+    const auto mutant = mutant_from_name(ascii_lower(name));
     if (!mutant) throw InputError("unknown mutant '" + name + "'");
     // The mutant also shapes the stats of the files written from here on.
     if (table_built_) throw InputError("the mutant must come before the first file or transaction");
@@ -220,7 +209,7 @@ class ScenarioParser {
     }
     const long long from = std::stoll(from_text), to = std::stoll(to_text);
     if (to < from || to - from > 1000000) throw InputError("range bounds out of order or too wide");
-    rest = trim(rest);
+    rest = trim_whitespace(rest);
     const Row base = row_from_json(rest.empty() ? nlohmann::json::object() : nlohmann::json::parse(rest), schema);
     std::vector<Row> rows;
     rows.reserve(static_cast<size_t>(to - from));
@@ -239,9 +228,9 @@ class ScenarioParser {
     StatsPresence presence = StatsPresence::Collected;
     std::optional<std::string> deleted;
     while (in >> option) {
-      if (lower(option) == "nostats") {
+      if (ascii_lower(option) == "nostats") {
         presence = StatsPresence::Missing;
-      } else if (lower(option).rfind("deleted=", 0) == 0) {
+      } else if (ascii_lower(option).rfind("deleted=", 0) == 0) {
         deleted = option.substr(8);
       } else {
         throw InputError("unknown file option '" + option + "'");
@@ -288,7 +277,7 @@ class ScenarioParser {
     std::vector<std::string> options;
     if (const size_t bracket = head.find('['); bracket != std::string::npos) {
       if (head.back() != ']') throw InputError("expected ']' after the transaction options");
-      name = trim(head.substr(0, bracket));
+      name = trim_whitespace(head.substr(0, bracket));
       options = split_top_level(std::string_view(head).substr(bracket + 1, head.size() - bracket - 2), ',');
     }
     if (name.empty() || name.find(' ') != std::string::npos) {
@@ -301,7 +290,7 @@ class ScenarioParser {
           name, {}, WriterSettings{name, StatsPresence::Collected, false, false, scenario_.options.mutant}});
       found = scenario_.transactions.end() - 1;
     }
-    for (const std::string& option : options) apply_option(*found, lower(option));
+    for (const std::string& option : options) apply_option(*found, ascii_lower(option));
     found->operations.push_back(parse_operation(body));
   }
 
@@ -319,15 +308,15 @@ class ScenarioParser {
 
   // "<keyword> WHERE <predicate>" -> the bound predicate, or nullptr without WHERE.
   ExprPtr optional_where(const std::string& text) const {
-    const std::string rest = trim(text);
+    const std::string rest = trim_whitespace(text);
     if (rest.empty()) return nullptr;
     if (!starts_with_word(rest, "where")) throw InputError("expected WHERE, got '" + rest + "'");
-    return parse_and_bind(trim(std::string_view(rest).substr(5)), scenario_.table.schema());
+    return parse_and_bind(trim_whitespace(std::string_view(rest).substr(5)), scenario_.table.schema());
   }
 
   int leaf_of(const std::string& column) const {
-    const Leaf* leaf = scenario_.table.schema().find_leaf({trim(column)});
-    if (!leaf) throw InputError("unknown column '" + trim(column) + "'");
+    const Leaf* leaf = scenario_.table.schema().find_leaf({trim_whitespace(column)});
+    if (!leaf) throw InputError("unknown column '" + trim_whitespace(column) + "'");
     return leaf->ordinal;
   }
 
@@ -336,7 +325,7 @@ class ScenarioParser {
     op.text = text;
     if (starts_with_word(text, "insert")) {
       op.kind = OperationKind::Insert;
-      op.rows = parse_rows(trim(text.substr(6)));
+      op.rows = parse_rows(trim_whitespace(text.substr(6)));
     } else if (starts_with_word(text, "select")) {
       op.kind = OperationKind::Select;
       op.condition = optional_where(text.substr(6));
@@ -348,7 +337,7 @@ class ScenarioParser {
     } else if (starts_with_word(text, "merge")) {
       parse_merge(text, op);
     } else if (starts_with_word(text, "optimize")) {
-      parse_optimize(trim(text.substr(8)), op);
+      parse_optimize(trim_whitespace(text.substr(8)), op);
     } else {
       throw InputError("unknown operation '" + text + "'");
     }
@@ -363,7 +352,7 @@ class ScenarioParser {
 
   void parse_update(const std::string& text, Operation& op) {
     op.kind = OperationKind::Update;
-    const std::string rest = trim(text.substr(6));
+    const std::string rest = trim_whitespace(text.substr(6));
     if (!starts_with_word(rest, "set")) throw InputError("expected UPDATE SET ...");
     const std::string after_set = rest.substr(3);
     const size_t where = find_keyword(after_set, "where");
@@ -374,18 +363,18 @@ class ScenarioParser {
       if (eq == std::string::npos) throw InputError("expected 'column = expression' in SET");
       op.assignments.push_back(Assignment{
           leaf_of(assignment.substr(0, eq)),
-          bind_value(trim(std::string_view(assignment).substr(eq + 1)))});
+          bind_value(trim_whitespace(std::string_view(assignment).substr(eq + 1)))});
     }
   }
 
   void parse_merge(const std::string& text, Operation& op) {
     op.kind = OperationKind::Merge;
-    const std::string rest = trim(text.substr(5));
+    const std::string rest = trim_whitespace(text.substr(5));
     if (!starts_with_word(rest, "on")) throw InputError("expected MERGE ON <key> USING <rows>");
     const size_t using_at = find_keyword(rest, "using");
     if (using_at == std::string::npos) throw InputError("expected USING <rows> after MERGE ON <key>");
     op.key_leaf = leaf_of(rest.substr(2, using_at - 2));
-    op.rows = parse_rows(trim(rest.substr(using_at + 5)));
+    op.rows = parse_rows(trim_whitespace(rest.substr(using_at + 5)));
   }
 
   void parse_optimize(const std::string& rest, Operation& op) {
@@ -394,13 +383,13 @@ class ScenarioParser {
     std::istringstream in(rest);
     std::string cluster, by, column, rows, per, file, count;
     in >> cluster >> by >> column >> rows >> per >> file >> count;
-    if (lower(cluster) != "cluster" || lower(by) != "by" || column.empty()) {
+    if (ascii_lower(cluster) != "cluster" || ascii_lower(by) != "by" || column.empty()) {
       throw InputError("expected OPTIMIZE or OPTIMIZE CLUSTER BY <column> [ROWS PER FILE <n>]");
     }
     op.optimize_mode = OptimizeMode::Clustering;
     op.key_leaf = leaf_of(column);
     if (!rows.empty()) {
-      if (lower(rows) != "rows" || lower(per) != "per" || lower(file) != "file" || count.empty()) {
+      if (ascii_lower(rows) != "rows" || ascii_lower(per) != "per" || ascii_lower(file) != "file" || count.empty()) {
         throw InputError("expected ROWS PER FILE <n>");
       }
       op.rows_per_file = parse_int(count);
@@ -419,7 +408,7 @@ class ScenarioParser {
     std::istringstream in(body);
     std::string kind_text, exception_text;
     in >> kind_text >> exception_text;
-    const auto kind = verdict_kind_from_name(lower(kind_text));
+    const auto kind = verdict_kind_from_name(ascii_lower(kind_text));
     if (!kind) throw InputError("unknown verdict '" + kind_text + "'");
     ExpectedVerdict expected{*kind, std::nullopt};
     const bool aborts = *kind == VerdictKind::Abort || *kind == VerdictKind::FalseConflict;

@@ -3,26 +3,26 @@
 #include <algorithm>
 
 #include "model/values/value.h"
+#include "model/values/enum_names.h"
 
 namespace skipsound {
 
-const char* verdict_kind_name(VerdictKind kind) {
-  switch (kind) {
-    case VerdictKind::SerializableCommit: return "commit";
-    case VerdictKind::WrongResult: return "wrong-result";
-    case VerdictKind::MissedConflict: return "missed-conflict";
-    case VerdictKind::Abort: return "abort";
-    case VerdictKind::FalseConflict: return "false-conflict";
-  }
-  return "?";
-}
+namespace {
+
+constexpr EnumNames kVerdictKindNames{std::to_array<EnumName<VerdictKind>>({
+    {VerdictKind::SerializableCommit, "commit"},
+    {VerdictKind::WrongResult, "wrong-result"},
+    {VerdictKind::MissedConflict, "missed-conflict"},
+    {VerdictKind::Abort, "abort"},
+    {VerdictKind::FalseConflict, "false-conflict"},
+})};
+
+}  // namespace
+
+const char* verdict_kind_name(VerdictKind kind) { return kVerdictKindNames.name(kind); }
 
 std::optional<VerdictKind> verdict_kind_from_name(std::string_view name) {
-  for (VerdictKind kind : {VerdictKind::SerializableCommit, VerdictKind::WrongResult,
-                           VerdictKind::MissedConflict, VerdictKind::Abort, VerdictKind::FalseConflict}) {
-    if (name == verdict_kind_name(kind)) return kind;
-  }
-  return std::nullopt;
+  return kVerdictKindNames.value(name);
 }
 
 bool is_unsound(VerdictKind kind) {

@@ -20,41 +20,6 @@ std::optional<char32_t> next_scalar(char32_t c) {
 
 }  // namespace
 
-std::vector<char32_t> utf8_code_points(const std::string& s) {
-  std::vector<char32_t> out;
-  for (size_t i = 0; i < s.size();) {
-    const auto lead = static_cast<unsigned char>(s[i]);
-    const int bytes = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-    char32_t code = bytes == 1 ? lead : lead & (0x7F >> bytes);
-    for (int j = 1; j < bytes && i + j < s.size(); ++j) code = (code << 6) | (s[i + j] & 0x3F);
-    out.push_back(code);
-    i += bytes;
-  }
-  return out;
-}
-
-std::string utf8_from_code_points(const std::vector<char32_t>& code_points) {
-  std::string out;
-  for (const char32_t c : code_points) {
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if (c < 0x800) {
-      out += static_cast<char>(0xC0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      out += static_cast<char>(0xE0 | (c >> 12));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (c >> 18));
-      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    }
-  }
-  return out;
-}
-
 CodePointMap::CodePointMap(const std::set<char32_t>& mentioned) {
   unsigned code = 0;
   // A free slot below the first mentioned code point when a smaller one exists (U+0000).

@@ -12,9 +12,6 @@
 
 namespace skipsound::smt {
 
-std::vector<char32_t> utf8_code_points(const std::string& utf8);
-std::string utf8_from_code_points(const std::vector<char32_t>& code_points);
-
 class CodePointMap {
  public:
   // `mentioned`: every code point of every string constant in the query.

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "smt/numeric_encoding.h"
+#include "model/values/utf8.h"
 
 namespace skipsound::smt {
 
@@ -75,7 +76,7 @@ std::optional<SymValue> sym_compare(CompareOp op, const SymValue& a, const SymVa
 
 void collect_code_points(const Expr& e, std::set<char32_t>& out) {
   if (e.kind == ExprKind::Literal && e.literal.type.kind == TypeKind::String && !e.literal.is_null())
-    for (const char32_t c : utf8_code_points(e.literal.as_string())) out.insert(c);
+    for (const char32_t c : decode_utf8(e.literal.as_string())) out.insert(c);
   for (const ExprPtr& child : e.children) collect_code_points(*child, out);
 }
 

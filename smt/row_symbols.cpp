@@ -3,6 +3,8 @@
 #include <cstring>
 #include <limits>
 
+#include "model/values/utf8.h"
+
 namespace skipsound::smt {
 
 namespace {
@@ -210,7 +212,7 @@ std::optional<Value> RowSymbols::decode_value(const z3::model& model, const Leaf
         code_points.push_back(*cp);
       }
       if (code_points.size() != codes->size()) break;
-      return Value::string(utf8_from_code_points(code_points));
+      return Value::string(encode_utf8(code_points));
     }
     case Domain::Opaque: break;
   }

@@ -13,6 +13,7 @@
 #include "smt/expr_encoding.h"
 #include "smt/symbolic_file.h"
 #include "smt/symbolic_skipping.h"
+#include "model/values/utf8.h"
 
 namespace skipsound::smt {
 
@@ -122,7 +123,7 @@ struct Encoding {
       const SymValue& v = literals.column(static_cast<int>(i));
       facts.push_back(!v.is_null);
       if (t.slots[i].shape == SlotShape::LikePrefix) {
-        const auto length = utf8_code_points(t.slots[i].sentinel.as_string()).size();
+        const auto length = code_point_count(t.slots[i].sentinel.as_string());
         facts.push_back(v.sequence->length == ctx.int_val(static_cast<unsigned>(length)));
         for (size_t k = 0; k < length; ++k)
           for (const char32_t special : {U'%', U'_', U'\\'})

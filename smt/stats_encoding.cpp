@@ -1,6 +1,7 @@
 #include "smt/stats_encoding.h"
 
 #include "smt/expr_encoding.h"
+#include "model/values/utf8.h"
 
 namespace skipsound::smt {
 
@@ -8,7 +9,7 @@ namespace {
 
 void collect_value(const std::optional<Value>& v, std::set<char32_t>& out) {
   if (v && !v->is_null() && v->type.kind == TypeKind::String)
-    for (const char32_t c : utf8_code_points(v->as_string())) out.insert(c);
+    for (const char32_t c : decode_utf8(v->as_string())) out.insert(c);
 }
 
 // lower <= value (Spark order); value non-null.

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "smt/code_points.h"
+#include "model/values/utf8.h"
 
 namespace skipsound::smt {
 
@@ -51,7 +52,7 @@ void classify_uses(const Expr& e, const Schema& schema, std::set<int>& constant_
   }
 }
 
-int code_point_length(const std::string& s) { return static_cast<int>(utf8_code_points(s).size()); }
+int code_point_length(const std::string& s) { return static_cast<int>(code_point_count(s)); }
 
 void longest_in(const Expr& e, int& longest) {
   if (e.kind == ExprKind::Literal && e.literal.type.kind == TypeKind::String && !e.literal.is_null())
@@ -73,7 +74,7 @@ z3::expr code(const CodeSequence& s, unsigned c) { return s.length.ctx().int_val
 }  // namespace
 
 std::optional<std::vector<LikeElement>> parse_like_pattern(const std::string& pattern) {
-  const std::vector<char32_t> chars = utf8_code_points(pattern);
+  const std::vector<char32_t> chars = decode_utf8(pattern);
   std::vector<LikeElement> elements;
   for (size_t i = 0; i < chars.size(); ++i) {
     if (chars[i] == U'\\') {

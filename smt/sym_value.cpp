@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "model/values/utf8.h"
+
 namespace skipsound::smt {
 
 namespace {
@@ -179,7 +181,7 @@ z3::expr encode_code(z3::context& ctx, unsigned code) {
 z3::expr encode_string(z3::context& ctx, const std::string& utf8, const CodePointMap& alphabet) {
   std::string escaped;
   char buffer[16];
-  for (const char32_t c : utf8_code_points(utf8)) {
+  for (const char32_t c : decode_utf8(utf8)) {
     std::snprintf(buffer, sizeof buffer, "\\u{%x}", alphabet.encode(c));
     escaped += buffer;
   }
@@ -225,7 +227,7 @@ SymValue encode_literal(z3::context& ctx, const Value& v, const CodePointMap& al
   SymValue value{ctx.bool_val(false), encode_payload(ctx, v, alphabet), d};
   if (v.type.kind == TypeKind::String) {
     value.constant_codes.emplace();
-    for (const char32_t c : utf8_code_points(v.as_string())) value.constant_codes->push_back(alphabet.encode(c));
+    for (const char32_t c : decode_utf8(v.as_string())) value.constant_codes->push_back(alphabet.encode(c));
   } else if (v.type.kind == TypeKind::Binary) {
     value.constant_codes.emplace();
     for (const char b : v.as_string()) value.constant_codes->push_back(static_cast<unsigned char>(b));

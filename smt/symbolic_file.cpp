@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "model/stats/string_truncation.h"
+#include "model/values/temporal.h"
 
 namespace skipsound::smt {
 
@@ -20,10 +21,7 @@ namespace {
 
 constexpr int kFieldsPerColumn = 6;
 enum Field { kMin, kMax, kNullCount, kTrueMin, kTrueMax, kLiveNulls };
-constexpr int64_t kMicrosPerMilli = 1000;
 constexpr int64_t kMaxSymbolicRows = int64_t{1} << 40;
-
-bool is_timestamp(TypeKind k) { return k == TypeKind::Timestamp || k == TypeKind::TimestampNtz; }
 
 z3::expr at_most(const SymValue& a, const SymValue& b) { return !sym_less(b, a); }
 

@@ -4,14 +4,11 @@
 #include <stdexcept>
 
 #include "smt/expr_encoding.h"
+#include "model/values/temporal.h"
 
 namespace skipsound::smt {
 
 namespace {
-
-constexpr int64_t kMicrosPerMilli = 1000;
-
-bool is_timestamp(TypeKind k) { return k == TypeKind::Timestamp || k == TypeKind::TimestampNtz; }
 
 z3::expr saturating_bump(const z3::expr& micros) {
   z3::context& ctx = micros.ctx();

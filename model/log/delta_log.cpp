@@ -9,6 +9,7 @@
 
 #include "model/values/input_error.h"
 #include "model/values/temporal.h"
+#include "model/values/ascii_text.h"
 
 namespace skipsound {
 namespace fs = std::filesystem;
@@ -102,8 +103,7 @@ Int parse_number(const std::string& text, const DataType& type) {
 }
 
 double parse_floating(const std::string& text, const DataType& type) {
-  std::string lower = text;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string lower = ascii_lower(text);
   if (lower == "nan") return std::numeric_limits<double>::quiet_NaN();
   if (lower == "infinity" || lower == "inf") return std::numeric_limits<double>::infinity();
   if (lower == "-infinity" || lower == "-inf") return -std::numeric_limits<double>::infinity();

@@ -7,6 +7,7 @@
 #include "model/values/cast.h"
 #include "model/sql/like.h"
 #include "model/values/utf8.h"
+#include "model/values/ascii_text.h"
 
 namespace skipsound {
 
@@ -192,16 +193,11 @@ class Evaluator {
 
 Value ascii_case(const std::string& name, const Value& v, bool upper) {
   const std::string& s = v.as_string();
-  std::string out = s;
-  for (char& c : out) {
-    if (static_cast<unsigned char>(c) >= 0x80) {
-      // Java's full Unicode case mapping is not modelled.
-      throw NotEvaluable(name + " on non-ASCII text");
-    }
-    c = static_cast<char>(upper ? std::toupper(static_cast<unsigned char>(c))
-                                : std::tolower(static_cast<unsigned char>(c)));
+  // Java's full Unicode case mapping is not modelled.
+  if (std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) {
+    throw NotEvaluable(name + " on non-ASCII text");
   }
-  return Value::string(out);
+  return Value::string(upper ? ascii_upper(s) : ascii_lower(s));
 }
 
 // Spark's UTF8String.substringSQL: 1-based, 0 acts as 1, negative counts from the end.

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "model/values/ascii_text.h"
+
 namespace skipsound {
 
 const char* compare_op_sql(CompareOp op) {
@@ -171,8 +173,7 @@ ExprPtr make_cast(ExprPtr operand, DataType to) {
 ExprPtr make_call(std::string function, std::vector<ExprPtr> args) {
   auto e = std::make_shared<Expr>();
   e->kind = ExprKind::Call;
-  std::transform(function.begin(), function.end(), function.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  function = ascii_lower(function);
   e->deterministic = is_deterministic_function(function);
   e->function = std::move(function);
   e->children = std::move(args);

@@ -19,6 +19,7 @@
 
 #include "model/values/temporal.h"
 #include "model/values/utf8.h"
+#include "model/values/ascii_text.h"
 
 namespace skipsound {
 
@@ -75,37 +76,11 @@ std::string lowered(std::string s) {
 
 // Reports the first byte that breaks UTF-8 (overlong forms, surrogates and > U+10FFFF included).
 void validate_utf8(std::string_view text) {
-  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
-  const size_t n = text.size();
-  auto bad = [&](size_t i) {
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "0x%02X", bytes[i]);
-    fail(text, std::string("invalid UTF-8 byte ") + hex, text.data() + i);
-  };
-  for (size_t i = 0; i < n;) {
-    const unsigned char b = bytes[i];
-    int length = 0;
-    unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
-    if (b < 0x80) length = 1;
-    else if (b >= 0xC2 && b <= 0xDF) length = 2;
-    else if (b >= 0xE0 && b <= 0xEF) {
-      length = 3;
-      if (b == 0xE0) low = 0xA0;
-      if (b == 0xED) high = 0x9F;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-      length = 4;
-      if (b == 0xF0) low = 0x90;
-      if (b == 0xF4) high = 0x8F;
-    } else {
-      bad(i);
-    }
-    for (int k = 1; k < length; ++k) {
-      if (i + k >= n) bad(i);
-      const unsigned char lo = k == 1 ? low : 0x80, hi = k == 1 ? high : 0xBF;
-      if (bytes[i + k] < lo || bytes[i + k] > hi) bad(i + k);
-    }
-    i += length;
-  }
+  const std::optional<size_t> bad = first_invalid_utf8_byte(text);
+  if (!bad) return;
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(text[*bad]));
+  fail(text, std::string("invalid UTF-8 byte ") + hex, text.data() + *bad);
 }
 
 // Parentheses are the only construct the grammar recurses on; count them flatly (skipping quoted
@@ -457,7 +432,7 @@ struct string_parser : x3::parser<string_parser> {
       default:
         // Any other escaped character stands for itself; copy its whole UTF-8 sequence.
         text += e;
-        while (it != last && (static_cast<unsigned char>(*it) & 0xC0) == 0x80) text += *it++;
+        while (it != last && is_utf8_continuation(*it)) text += *it++;
         return it;
     }
     const Iterator escape_start = it - 2;
@@ -591,9 +566,7 @@ template <bool P>
 struct get_info<skipsound::keyword_parser<P>> {
   using result_type = std::string;
   std::string operator()(const skipsound::keyword_parser<P>& p) const {
-    std::string upper = p.word;
-    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return upper;
+    return skipsound::ascii_upper(p.word);
   }
 };
 template <>
@@ -838,7 +811,7 @@ std::string token_at(Iterator at, Iterator last) {
     while (end != last && is_ident_char(*end) && end - at < 32) ++end;
   } else {
     ++end;
-    while (end != last && (static_cast<unsigned char>(*end) & 0xC0) == 0x80) ++end;
+    while (end != last && is_utf8_continuation(*end)) ++end;
   }
   return std::string(at, end);
 }

@@ -1,6 +1,7 @@
 #include "model/sql/schema.h"
 
 #include "model/sql/parser.h"
+#include "model/values/ascii_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -149,23 +150,10 @@ void collect_leaves(const std::vector<StructField>& fields, ColumnPath& path, Co
   }
 }
 
-bool equals_ignoring_case(const std::string& a, const std::string& b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 bool same_path(const ColumnPath& a, const ColumnPath& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), equals_ignoring_case);
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), ascii_iequals);
 }
 
-std::string lowered(const std::string& s) {
-  std::string out = s;
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<size_t> row(b.size() + 1);
@@ -247,7 +235,7 @@ const StructField* Schema::find_field(const ColumnPath& path) const {
   for (const std::string& part : path) {
     if (level == nullptr) return nullptr;
     auto it = std::find_if(level->begin(), level->end(), [&](const StructField& f) {
-      return equals_ignoring_case(f.name, part);
+      return ascii_iequals(f.name, part);
     });
     if (it == level->end()) return nullptr;
     found = &*it;
@@ -257,11 +245,11 @@ const StructField* Schema::find_field(const ColumnPath& path) const {
 }
 
 std::optional<ColumnPath> Schema::nearest(const ColumnPath& path) const {
-  const std::string wanted = lowered(path_to_sql(path));
+  const std::string wanted = ascii_lower(path_to_sql(path));
   const Leaf* best = nullptr;
   size_t best_distance = 0;
   for (const Leaf& leaf : leaves_) {
-    const size_t d = edit_distance(wanted, lowered(path_to_sql(leaf.path)));
+    const size_t d = edit_distance(wanted, ascii_lower(path_to_sql(leaf.path)));
     if (best == nullptr || d < best_distance) {
       best = &leaf;
       best_distance = d;

@@ -5,25 +5,15 @@
 #include <charconv>
 
 #include "model/values/input_error.h"
+#include "model/values/ascii_text.h"
+#include "model/values/temporal.h"
 
 namespace skipsound {
 namespace {
 
-bool iequals(const std::string& a, const std::string& b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-  });
-}
-
 bool is_prefix_of(const ColumnPath& prefix, const ColumnPath& path) {
   if (prefix.size() > path.size()) return false;
-  return std::equal(prefix.begin(), prefix.end(), path.begin(), iequals);
-}
-
-std::string trim(const std::string& s) {
-  const auto first = s.find_first_not_of(" \t");
-  if (first == std::string::npos) return {};
-  return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+  return std::equal(prefix.begin(), prefix.end(), path.begin(), ascii_iequals);
 }
 
 // "a, b.c, `my col`.d" -> {{a}, {b,c}, {my col, d}}; "``" inside backquotes is one backquote.
@@ -33,7 +23,7 @@ std::vector<ColumnPath> parse_stats_columns(const std::string& text) {
   std::string part;
   bool quoted = false, part_was_quoted = false;
   auto finish_part = [&] {
-    std::string name = part_was_quoted ? part : trim(part);
+    std::string name = part_was_quoted ? part : trim_whitespace(part);
     if (name.empty()) {
       throw InputError("delta.dataSkippingStatsColumns has an empty column name", 0, text);
     }
@@ -52,7 +42,7 @@ std::vector<ColumnPath> parse_stats_columns(const std::string& text) {
         quoted = false;
       }
     } else if (c == '`') {
-      if (!trim(part).empty()) {
+      if (!trim_whitespace(part).empty()) {
         throw InputError("delta.dataSkippingStatsColumns: stray backquote", static_cast<int>(i) + 1, text);
       }
       part.clear();
@@ -68,7 +58,7 @@ std::vector<ColumnPath> parse_stats_columns(const std::string& text) {
     }
   }
   if (quoted) throw InputError("delta.dataSkippingStatsColumns: unterminated backquote", 0, text);
-  if (!trim(text).empty()) {
+  if (!trim_whitespace(text).empty()) {
     finish_part();
     columns.push_back(std::move(current));
   }
@@ -77,7 +67,7 @@ std::vector<ColumnPath> parse_stats_columns(const std::string& text) {
 
 int parse_int_setting(const std::string& key, const std::string& text) {
   int value = 0;
-  const std::string t = trim(text);
+  const std::string t = trim_whitespace(text);
   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
   if (ec != std::errc() || end != t.data() + t.size() || t.empty()) {
     throw InputError(key + " is not an integer: '" + text + "'");
@@ -86,8 +76,8 @@ int parse_int_setting(const std::string& key, const std::string& text) {
 }
 
 int64_t floor_to_millis(int64_t micros) {
-  const int64_t rem = micros % 1000;
-  return rem < 0 ? micros - rem - 1000 : micros - rem;
+  const int64_t rem = micros % kMicrosPerMilli;
+  return rem < 0 ? micros - rem - kMicrosPerMilli : micros - rem;
 }
 
 // Accumulates one leaf's stats over the rows.
@@ -114,7 +104,7 @@ ColumnStats finish(const LeafAccumulator& acc, const DataType& type, const Stats
   if (!acc.min) return out;
   out.min = acc.min;
   out.max = acc.max;
-  if (type.kind == TypeKind::Timestamp || type.kind == TypeKind::TimestampNtz) {
+  if (is_timestamp(type.kind)) {
     out.min->data = floor_to_millis(out.min->as_int());
     out.max->data = floor_to_millis(out.max->as_int());
   } else if (type.kind == TypeKind::String) {
@@ -149,7 +139,7 @@ std::vector<bool> indexed_leaves(const Schema& schema, const StatsConfig& config
   for (const Leaf& leaf : schema.leaves()) {
     const bool is_partition =
         std::any_of(config.partition_columns.begin(), config.partition_columns.end(),
-                    [&](const std::string& p) { return iequals(p, leaf.path.front()); });
+                    [&](const std::string& p) { return ascii_iequals(p, leaf.path.front()); });
     if (is_partition) continue;
     if (config.stats_columns) {
       indexed[leaf.ordinal] =

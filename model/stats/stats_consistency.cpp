@@ -46,8 +46,6 @@ constexpr char32_t kTopCodePoint = 0x10FFFF;
 constexpr char32_t kLastBeforeSurrogates = 0xD7FF;
 constexpr char32_t kFirstAfterSurrogates = 0xE000;
 
-bool is_timestamp(TypeKind k) { return k == TypeKind::Timestamp || k == TypeKind::TimestampNtz; }
-
 int64_t saturating_add(int64_t a, int64_t b) {
   return a > std::numeric_limits<int64_t>::max() - b ? std::numeric_limits<int64_t>::max() : a + b;
 }

@@ -13,6 +13,7 @@
 #include "model/sql/schema.h"
 #include "model/stats/stats.h"
 #include "model/stats/string_truncation.h"
+#include "model/values/temporal.h"
 
 namespace skipsound {
 
@@ -76,6 +77,6 @@ struct ConsistencyVerdict {
 ConsistencyVerdict check_row_consistency(const Row& row, const RowAllowance& allowance);
 
 // Timestamp stats are floored to the millisecond: the true value lies up to 999 µs above.
-inline constexpr int64_t kTimestampStatSlackMicros = 999;
+inline constexpr int64_t kTimestampStatSlackMicros = kMicrosPerMilli - 1;
 
 }  // namespace skipsound

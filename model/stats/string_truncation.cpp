@@ -92,7 +92,7 @@ const char* stored_string_name(StoredString s) {
 
 StoredString read_stored_min(std::string_view utf8, int prefix_length) {
   if (!is_valid_utf8(utf8)) return StoredString::Impossible;
-  const size_t length = decode_utf8(utf8).size();
+  const size_t length = code_point_count(utf8);
   const auto n = static_cast<size_t>(std::max(prefix_length, 0));
   if (length < n) return StoredString::Exact;
   return length == n ? StoredString::MayBeTruncated : StoredString::Impossible;

@@ -3,24 +3,24 @@
 #include <algorithm>
 
 #include "model/values/input_error.h"
+#include "model/values/enum_names.h"
 
 namespace skipsound {
 
-const char* isolation_level_name(IsolationLevel level) {
-  switch (level) {
-    case IsolationLevel::Serializable: return "Serializable";
-    case IsolationLevel::WriteSerializable: return "WriteSerializable";
-    case IsolationLevel::SnapshotIsolation: return "SnapshotIsolation";
-  }
-  return "?";
-}
+namespace {
+
+constexpr EnumNames kIsolationLevelNames{std::to_array<EnumName<IsolationLevel>>({
+    {IsolationLevel::Serializable, "Serializable"},
+    {IsolationLevel::WriteSerializable, "WriteSerializable"},
+    {IsolationLevel::SnapshotIsolation, "SnapshotIsolation"},
+})};
+
+}  // namespace
+
+const char* isolation_level_name(IsolationLevel level) { return kIsolationLevelNames.name(level); }
 
 std::optional<IsolationLevel> isolation_level_from_name(std::string_view name) {
-  for (IsolationLevel level : {IsolationLevel::Serializable, IsolationLevel::WriteSerializable,
-                               IsolationLevel::SnapshotIsolation}) {
-    if (name == isolation_level_name(level)) return level;
-  }
-  return std::nullopt;
+  return kIsolationLevelNames.value(name);
 }
 
 bool TableFile::is_deleted(uint32_t index) const {

@@ -6,6 +6,7 @@
 
 #include "model/values/temporal.h"
 #include "model/values/utf8.h"
+#include "model/values/ascii_text.h"
 
 namespace skipsound {
 
@@ -38,22 +39,9 @@ int64_t saturating_double_to(TypeKind k, double d) {
   return wrap_to(k, static_cast<int64_t>(d));  // byte/short: Spark narrows the int result
 }
 
-std::string trimmed(const std::string& s) {
-  const auto is_space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
-  size_t b = 0, e = s.size();
-  while (b < e && is_space(s[b])) ++b;
-  while (e > b && is_space(s[e - 1])) --e;
-  return s.substr(b, e - b);
-}
-
-std::string lowered(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::optional<double> parse_double_text(const std::string& text) {
-  const std::string t = trimmed(text);
-  const std::string l = lowered(t);
+  const std::string t = trim_whitespace(text);
+  const std::string l = ascii_lower(t);
   if (l == "nan") return std::nan("");
   if (l == "infinity" || l == "+infinity" || l == "inf" || l == "+inf") return INFINITY;
   if (l == "-infinity" || l == "-inf") return -INFINITY;
@@ -71,7 +59,7 @@ std::optional<double> parse_double_text(const std::string& text) {
 
 std::optional<Decimal> parse_decimal_text(const std::string& text) {
   try {
-    return parse_decimal(trimmed(text));
+    return parse_decimal(trim_whitespace(text));
   } catch (const std::invalid_argument&) {
     return std::nullopt;
   }
@@ -124,7 +112,7 @@ std::string spark_timestamp_string(int64_t micros) {
 }
 
 std::optional<bool> boolean_of_text(const std::string& text) {
-  const std::string l = lowered(trimmed(text));
+  const std::string l = ascii_lower(trim_whitespace(text));
   if (l == "t" || l == "true" || l == "y" || l == "yes" || l == "1") return true;
   if (l == "f" || l == "false" || l == "n" || l == "no" || l == "0") return false;
   return std::nullopt;
@@ -195,7 +183,7 @@ std::optional<Value> to_temporal(const Value& v, const DataType& to) {
     return Value::integral(k, k == TypeKind::Date ? floor_div(micros, kMicrosPerDay) : micros);
   }
   if (from == TypeKind::String) {
-    const std::string text = trimmed(v.as_string());
+    const std::string text = trim_whitespace(v.as_string());
     std::optional<int64_t> parsed;
     if (k == TypeKind::Date) {
       // Spark reads the date part and ignores what follows a ' ' or 'T'.

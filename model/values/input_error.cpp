@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/values/utf8.h"
+
 namespace skipsound {
 
 namespace {
@@ -10,11 +12,9 @@ namespace {
 // produce a 1 MB error message.
 constexpr size_t kContextBytes = 60;
 
-bool is_continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
-
 // Moves `at` back or forward to the start of a UTF-8 sequence so the excerpt stays valid text.
 size_t sequence_start(const std::string& s, size_t at) {
-  while (at > 0 && at < s.size() && is_continuation_byte(s[at])) --at;
+  while (at > 0 && at < s.size() && is_utf8_continuation(s[at])) --at;
   return at;
 }
 
@@ -45,7 +45,7 @@ std::string InputError::render() const {
   std::string pad(prefix.size(), ' ');
   for (size_t i = from; i < at; ++i) {
     if (source_[i] == '\t') pad += '\t';
-    else if (!is_continuation_byte(source_[i])) pad += ' ';
+    else if (!is_utf8_continuation(source_[i])) pad += ' ';
   }
   out += "\n  " + pad + "^";
   return out;

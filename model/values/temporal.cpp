@@ -144,11 +144,11 @@ std::string format_timestamp(int64_t micros, const TimestampFormat& format) {
   out += two_digits(seconds / 3600) + ":" + two_digits(seconds / 60 % 60) + ":" +
          two_digits(seconds % 60);
   char buf[16];
-  if (fraction % 1000 != 0) {
+  if (fraction % kMicrosPerMilli != 0) {
     std::snprintf(buf, sizeof buf, ".%06lld", static_cast<long long>(fraction));
     out += buf;
   } else if (fraction != 0 || format.min_fraction_digits > 0) {
-    std::snprintf(buf, sizeof buf, ".%03lld", static_cast<long long>(fraction / 1000));
+    std::snprintf(buf, sizeof buf, ".%03lld", static_cast<long long>(fraction / kMicrosPerMilli));
     out += buf;
   }
   if (format.utc_suffix) out += 'Z';

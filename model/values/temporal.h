@@ -7,6 +7,9 @@
 
 namespace skipsound {
 
+// Timestamps are microseconds since the epoch; Delta's stats keep only milliseconds.
+inline constexpr int64_t kMicrosPerMilli = 1'000;
+
 // Days since 1970-01-01 for a civil date, and back.
 int64_t days_from_civil(int64_t year, unsigned month, unsigned day);
 struct CivilDate {

@@ -31,9 +31,8 @@ bool is_integral(TypeKind k) {
 }
 bool is_floating(TypeKind k) { return k == TypeKind::Float || k == TypeKind::Double; }
 bool is_numeric(TypeKind k) { return is_integral(k) || is_floating(k) || k == TypeKind::Decimal; }
-bool is_temporal(TypeKind k) {
-  return k == TypeKind::Date || k == TypeKind::Timestamp || k == TypeKind::TimestampNtz;
-}
+bool is_timestamp(TypeKind k) { return k == TypeKind::Timestamp || k == TypeKind::TimestampNtz; }
+bool is_temporal(TypeKind k) { return k == TypeKind::Date || is_timestamp(k); }
 bool is_int64_backed(TypeKind k) { return is_integral(k) || is_temporal(k); }
 bool has_min_max(TypeKind k) { return is_numeric(k) || is_temporal(k) || k == TypeKind::String; }
 

@@ -62,6 +62,7 @@ bool is_integral(TypeKind k);     // byte, short, int, long
 bool is_floating(TypeKind k);     // float, double
 bool is_numeric(TypeKind k);      // integral, floating, decimal
 bool is_temporal(TypeKind k);     // date, timestamp, timestamp_ntz
+bool is_timestamp(TypeKind k);    // timestamp, timestamp_ntz
 bool is_int64_backed(TypeKind k); // integral or temporal: stored as int64
 // Types for which a Delta writer records min/max (docs/semantics.md §4): never boolean, binary or nested.
 bool has_min_max(TypeKind k);

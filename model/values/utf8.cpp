@@ -1,56 +1,80 @@
 #include "model/values/utf8.h"
 
+#include <algorithm>
+
 namespace skipsound {
 
 namespace {
 
-// Length of the sequence starting at `i` and its code point, or 0 when malformed.
-size_t read_code_point(std::string_view s, size_t i, char32_t& out) {
+// Length of the well-formed sequence at `i` (Unicode's table of well-formed byte sequences: no
+// overlong forms, no surrogates, nothing above U+10FFFF), or 0 with `bad_at` set to the first byte
+// that breaks it (the lead byte when the text ends inside the sequence).
+size_t well_formed_length(std::string_view s, size_t i, size_t& bad_at) {
   const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
   const unsigned char lead = byte(i);
-  size_t length;
-  char32_t cp;
-  char32_t min;
-  if (lead < 0x80) {
-    out = lead;
-    return 1;
-  } else if ((lead & 0xE0) == 0xC0) {
-    length = 2, cp = lead & 0x1F, min = 0x80;
-  } else if ((lead & 0xF0) == 0xE0) {
-    length = 3, cp = lead & 0x0F, min = 0x800;
-  } else if ((lead & 0xF8) == 0xF0) {
-    length = 4, cp = lead & 0x07, min = 0x10000;
+  size_t length = 0;
+  unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
+  if (lead < 0x80) return 1;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    if (lead == 0xE0) low = 0xA0;   // shorter forms would be overlong
+    if (lead == 0xED) high = 0x9F;  // U+D800..U+DFFF are surrogates
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    if (lead == 0xF0) low = 0x90;   // overlong
+    if (lead == 0xF4) high = 0x8F;  // above U+10FFFF
   } else {
+    bad_at = i;
     return 0;
   }
-  if (i + length > s.size()) return 0;
   for (size_t k = 1; k < length; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (byte(i + k) & 0x3F);
+    if (i + k >= s.size()) {
+      bad_at = i;
+      return 0;
+    }
+    const unsigned char lo = k == 1 ? low : 0x80, hi = k == 1 ? high : 0xBF;
+    if (byte(i + k) < lo || byte(i + k) > hi) {
+      bad_at = i + k;
+      return 0;
+    }
   }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  out = cp;
   return length;
+}
+
+char32_t decode_sequence(std::string_view s, size_t i, size_t length) {
+  const auto lead = static_cast<unsigned char>(s[i]);
+  if (length == 1) return lead;
+  char32_t cp = lead & (0x7F >> length);
+  for (size_t k = 1; k < length; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+  return cp;
 }
 
 }  // namespace
 
-bool is_valid_utf8(std::string_view bytes) {
-  char32_t ignored;
+std::optional<size_t> first_invalid_utf8_byte(std::string_view bytes) {
+  size_t bad_at = 0;
   for (size_t i = 0; i < bytes.size();) {
-    const size_t n = read_code_point(bytes, i, ignored);
-    if (n == 0) return false;
+    const size_t n = well_formed_length(bytes, i, bad_at);
+    if (n == 0) return bad_at;
     i += n;
   }
-  return true;
+  return std::nullopt;
+}
+
+bool is_valid_utf8(std::string_view bytes) { return !first_invalid_utf8_byte(bytes); }
+
+size_t code_point_count(std::string_view utf8) {
+  return static_cast<size_t>(std::count_if(utf8.begin(), utf8.end(), [](char c) { return !is_utf8_continuation(c); }));
 }
 
 std::vector<char32_t> decode_utf8(std::string_view utf8) {
   std::vector<char32_t> out;
   for (size_t i = 0; i < utf8.size();) {
-    char32_t cp;
-    const size_t n = read_code_point(utf8, i, cp);
-    out.push_back(n == 0 ? 0xFFFD : cp);
+    size_t bad_at = 0;
+    const size_t n = well_formed_length(utf8, i, bad_at);
+    out.push_back(n == 0 ? 0xFFFD : decode_sequence(utf8, i, n));
     i += n == 0 ? 1 : n;
   }
   return out;

@@ -1,7 +1,7 @@
 // One keeping and one skipping case per row of docs/semantics.md §5's builder table. Expected verdicts are
 // worked out from the rule by hand: x has stats [10, 20] with no nulls, y [0, 5] with 2 nulls,
 // in a file of 10 rows.
-#include "tests/checker/checker_fixture.h"
+#include "tests/support/checker_fixture.h"
 
 namespace skipsound::test {
 namespace {

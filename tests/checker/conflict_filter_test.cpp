@@ -2,7 +2,7 @@
 // the x range their stats record.
 #include "checker/conflict_filter.h"
 #include "checker/scan_filter.h"
-#include "tests/checker/checker_fixture.h"
+#include "tests/support/checker_fixture.h"
 
 namespace skipsound::test {
 namespace {

@@ -1,7 +1,7 @@
 // Each checker mutant (docs/semantics.md §8) on a concrete case where the file holds a row matching the
 // predicate (named in each test): sound logic keeps it, the mutant skips it.
 #include "checker/conflict_filter.h"
-#include "tests/checker/checker_fixture.h"
+#include "tests/support/checker_fixture.h"
 
 namespace skipsound::test {
 namespace {

@@ -1,6 +1,6 @@
 // Stats verification, eligibility (docs/semantics.md §4, §5) and the value-order corners of concrete
 // evaluation: millisecond timestamps, NaN, signed zeros and wide (DV) bounds.
-#include "tests/checker/checker_fixture.h"
+#include "tests/support/checker_fixture.h"
 
 namespace skipsound::test {
 namespace {

@@ -4,19 +4,14 @@
 
 #include "checker/scan_planner.h"
 #include "model/sql/binder.h"
+#include "tests/support/id_x_table.h"
 #include "proofs/schedule_verdict.h"
 
 namespace skipsound {
 namespace {
 
-Schema schema() {
-  return Schema({StructField{"id", DataType::of(TypeKind::Long), true, {}},
-                 StructField{"x", DataType::of(TypeKind::Int), true, {}}});
-}
-
-Row row(int64_t id, int64_t x) {
-  return Row{Value::integral(TypeKind::Long, id), Value::integral(TypeKind::Int, x)};
-}
+Schema schema() { return test::id_x_schema(); }
+Row row(int64_t id, int64_t x) { return test::id_x_row(id, x); }
 
 Table table(IsolationLevel isolation) {
   TableProperties props;

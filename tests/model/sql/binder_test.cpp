@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/model/sql/predicate_schema.h"
+#include "tests/support/predicate_schema.h"
 
 namespace skipsound {
 namespace {

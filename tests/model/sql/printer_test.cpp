@@ -10,7 +10,7 @@
 #include "model/sql/binder.h"
 #include "model/sql/parser.h"
 #include "model/values/utf8.h"
-#include "tests/model/sql/predicate_schema.h"
+#include "tests/support/predicate_schema.h"
 
 namespace skipsound {
 namespace {
