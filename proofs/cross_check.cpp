@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
+#include <tuple>
 #include <unordered_set>
 
 #include <nlohmann/json.hpp>
@@ -98,8 +99,15 @@ CrossCheckTally CrossChecker::finish(unsigned threads) {
     const std::lock_guard<std::mutex> guard(lock_);
     queued.swap(queued_);
   }
-  std::vector<std::vector<Query>> batches((queued.size() + kBatchSize - 1) / kBatchSize);
-  for (size_t i = 0; i < queued.size(); ++i) batches[i / kBatchSize].push_back(std::move(queued[i]));
+  std::sort(queued.begin(), queued.end(), [](const Query& a, const Query& b) {
+    return std::tie(a.name, a.smt2, a.z3) < std::tie(b.name, b.smt2, b.z3);
+  });
+  std::vector<std::string> unanswered;
+  std::unordered_set<std::string> seen;
+  for (const Query& q : queued)
+    if (!answers_.count(q.smt2) && seen.insert(q.smt2).second) unanswered.push_back(q.smt2);
+  std::vector<std::vector<std::string>> batches((unanswered.size() + kBatchSize - 1) / kBatchSize);
+  for (size_t i = 0; i < unanswered.size(); ++i) batches[i / kBatchSize].push_back(std::move(unanswered[i]));
   std::atomic<size_t> next{0};
   std::vector<std::exception_ptr> errors(std::max(1u, threads));
   const auto worker = [&](unsigned t) {
@@ -116,26 +124,19 @@ CrossCheckTally CrossChecker::finish(unsigned threads) {
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
   const std::lock_guard<std::mutex> guard(lock_);
+  for (const Query& q : queued) record(q, answers_.at(q.smt2));
   return tally_;
 }
 
-void CrossChecker::ask(const std::vector<Query>& batch) {
-  std::vector<std::string> unanswered;
-  {
-    const std::lock_guard<std::mutex> guard(lock_);
-    std::unordered_set<std::string> seen;
-    for (const Query& q : batch)
-      if (!answers_.count(q.smt2) && seen.insert(q.smt2).second) unanswered.push_back(q.smt2);
-  }
+void CrossChecker::ask(const std::vector<std::string>& batch) {
   // Outside the lock: other threads' batches run at the same time.
-  const std::vector<smt::SecondAnswer> answers = solver_.ask_all(unanswered);
+  const std::vector<smt::SecondAnswer> answers = solver_.ask_all(batch);
   const std::lock_guard<std::mutex> guard(lock_);
-  for (size_t i = 0; i < unanswered.size(); ++i) {
-    answers_.emplace(unanswered[i], answers[i]);
+  for (size_t i = 0; i < batch.size(); ++i) {
+    answers_.emplace(batch[i], answers[i]);
     ++tally_.solver_runs;
     tally_.solver_seconds += answers[i].seconds;
   }
-  for (const Query& q : batch) record(q, answers_.at(q.smt2));
 }
 
 void CrossChecker::record(const Query& query, const smt::SecondAnswer& answer) {

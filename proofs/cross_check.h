@@ -54,8 +54,9 @@ class CrossChecker {
   // other every few trials) never wait for the second solver.
   void check(const std::string& smt2, smt::OracleVerdict z3, const std::string& name);
 
-  // Asks every queued query, in batches (SecondSolver::ask_all) on `threads` threads, and returns
-  // the tally of every query so far.
+  // Asks every distinct queued query once, in batches (SecondSolver::ask_all) on `threads`
+  // threads, and returns the tally of every query so far. The queue is put in a fixed order
+  // first, so the tally and the findings do not depend on which worker queued what first.
   CrossCheckTally finish(unsigned threads = 1);
 
  private:
@@ -64,7 +65,7 @@ class CrossChecker {
     smt::OracleVerdict z3;
     std::string name;
   };
-  void ask(const std::vector<Query>& batch);  // thread-safe
+  void ask(const std::vector<std::string>& batch);  // thread-safe
   void record(const Query& query, const smt::SecondAnswer& answer);  // with lock_ held
   std::string write_disagreement(const Query& query, const smt::SecondAnswer& answer);
 
