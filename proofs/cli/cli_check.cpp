@@ -200,7 +200,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
   command->add_option("predicate", args->predicate, "the read predicate (Spark SQL)");
   add_file_input_options(*command, args->inputs);
   command->add_option("--decisions", args->decisions_file,
-                      "another implementation's decisions, JSON Lines (format: proofs/cli_check.cpp)");
+                      "another implementation's decisions, JSON Lines (format: README, section 'Decision files')");
   command->add_option("--mutant", args->mutant, "a mutant of skipsound's skipping logic (docs/semantics.md §8)");
   command->add_flag("--json", args->json, "print the judgements as JSON");
   command->add_option("--rlimit", args->oracle.limits.resource_limit,
