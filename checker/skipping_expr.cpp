@@ -6,6 +6,7 @@
 
 #include "model/stats/string_truncation.h"
 #include "model/values/temporal.h"
+#include "model/values/utf8.h"
 
 namespace skipsound {
 
@@ -66,24 +67,56 @@ bool needs_parentheses(const SkipExpr& child) {
   return child.kind == SkipKind::And || child.kind == SkipKind::Or;
 }
 
-std::string expression_text(const SkipExpr& e, const Schema& schema) {
+// Appends the SQL text of `e`, stopping once `out` reaches `limit` bytes: a trace shows the text
+// of every node, and printing each node's whole subtree would make a long chain quadratic.
+void append_expression_text(const SkipExpr& e, const Schema& schema, std::string& out, size_t limit) {
+  if (out.size() >= limit) return;
   auto operand = [&](const SkipExprPtr& c) {
-    const std::string text = expression_text(*c, schema);
-    return needs_parentheses(*c) ? "(" + text + ")" : text;
+    const bool parenthesised = needs_parentheses(*c);
+    if (parenthesised) out += "(";
+    append_expression_text(*c, schema, out, limit);
+    if (parenthesised) out += ")";
   };
   switch (e.kind) {
-    case SkipKind::Literal: return to_sql_literal(e.literal);
-    case SkipKind::Stat: return to_string(e.stat, schema);
+    case SkipKind::Literal: out += to_sql_literal(e.literal); return;
+    case SkipKind::Stat: out += to_string(e.stat, schema); return;
     case SkipKind::Compare:
-      return operand(e.children[0]) + " " + compare_op_sql(e.op) + " " + operand(e.children[1]);
+      operand(e.children[0]);
+      out += std::string(" ") + compare_op_sql(e.op) + " ";
+      operand(e.children[1]);
+      return;
     case SkipKind::Substr:
-      return "substr(" + expression_text(*e.children[0], schema) + ", 1, " + std::to_string(e.length) + ")";
-    case SkipKind::And: return operand(e.children[0]) + " AND " + operand(e.children[1]);
-    case SkipKind::Or: return operand(e.children[0]) + " OR " + operand(e.children[1]);
-    case SkipKind::Not: return "NOT (" + expression_text(*e.children[0], schema) + ")";
+      out += "substr(";
+      append_expression_text(*e.children[0], schema, out, limit);
+      out += ", 1, " + std::to_string(e.length) + ")";
+      return;
+    case SkipKind::And:
+    case SkipKind::Or:
+      operand(e.children[0]);
+      out += e.kind == SkipKind::And ? " AND " : " OR ";
+      operand(e.children[1]);
+      return;
+    case SkipKind::Not:
+      out += "NOT (";
+      append_expression_text(*e.children[0], schema, out, limit);
+      out += ")";
+      return;
   }
-  return "?";
+  out += "?";
 }
+
+std::string expression_text(const SkipExpr& e, const Schema& schema,
+                            size_t limit = std::numeric_limits<size_t>::max()) {
+  std::string out;
+  append_expression_text(e, schema, out, limit);
+  if (out.size() <= limit) return out;
+  while (limit > 0 && is_utf8_continuation(out[limit])) --limit;  // never split a character
+  out.resize(limit);
+  return out + "...";
+}
+
+// A trace node's text is for reading, so it is cut to a screenful.
+constexpr size_t kTraceTextLimit = 400;
 
 const Value& null_value() {
   static const Value null = Value::null();
@@ -127,15 +160,15 @@ const Value& evaluate_operand(const SkipExpr& e, const StatReadContext& ctx, Val
   switch (e.kind) {
     case SkipKind::Literal:
       result = &e.literal;
-      if constexpr (Trace) trace->text = expression_text(e, ctx.schema);
+      if constexpr (Trace) trace->text = expression_text(e, ctx.schema, kTraceTextLimit);
       break;
     case SkipKind::Stat:
       result = &stat_value(e.stat, ctx, scratch);
-      if constexpr (Trace) trace->text = expression_text(e, ctx.schema);
+      if constexpr (Trace) trace->text = expression_text(e, ctx.schema, kTraceTextLimit);
       break;
     case SkipKind::Substr: {
       if constexpr (Trace) {
-        trace->text = expression_text(e, ctx.schema);
+        trace->text = expression_text(e, ctx.schema, kTraceTextLimit);
         trace->children.resize(1);
       }
       Value inner;
@@ -153,7 +186,7 @@ const Value& evaluate_operand(const SkipExpr& e, const StatReadContext& ctx, Val
 template <bool Trace>
 Truth evaluate_truth(const SkipExpr& e, const StatReadContext& ctx, SkipTrace* trace) {
   if constexpr (Trace) {
-    trace->text = expression_text(e, ctx.schema);
+    trace->text = expression_text(e, ctx.schema, kTraceTextLimit);
     trace->children.resize(e.children.size());
   }
   auto child_trace = [&](size_t i) { return Trace ? &trace->children[i] : nullptr; };

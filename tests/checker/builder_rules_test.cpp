@@ -239,5 +239,30 @@ TEST_F(BuilderRules, ReferencedStatsBringNullCountAndNumRecords) {
   EXPECT_EQ(built->referenced, expected);
 }
 
+// A trace shows each node's text cut to a screenful (printing every subtree in full made a
+// 8,000-term OR take minutes); the whole skipping expression is still printed in full.
+TEST_F(BuilderRules, TraceTextsOfALongChainAreCutButTheExpressionIsWhole) {
+  ExprPtr chain = cmp(CompareOp::Eq, x, lit(0));
+  for (int64_t k = 1; k < 300; ++k) chain = make_or(chain, cmp(CompareOp::Eq, x, lit(k)));
+  const auto built = build(chain);
+  ASSERT_TRUE(built.has_value());
+  const std::string whole = to_string(built->expr, schema);
+  EXPECT_NE(whole.find("299"), std::string::npos);
+  EXPECT_EQ(whole.find("..."), std::string::npos);
+
+  FileStats f = file(10);
+  set(f, X, lng(500), lng(600), 0);
+  SkipTrace trace;
+  evaluate_skip_traced(*built->expr, StatReadContext{f, schema}, trace);
+  EXPECT_LT(trace.text.size(), whole.size());
+  EXPECT_LE(trace.text.size(), 403u);
+  EXPECT_EQ(trace.text.substr(trace.text.size() - 3), "...");
+  EXPECT_EQ(trace.text.substr(0, 200), whole.substr(0, 200));
+  // A leaf's text is short enough to stay whole.
+  const SkipTrace* leaf = &trace;
+  while (!leaf->children.empty()) leaf = &leaf->children.back();
+  EXPECT_EQ(leaf->text.find("..."), std::string::npos);
+}
+
 }  // namespace
 }  // namespace skipsound::test
