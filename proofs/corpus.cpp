@@ -1,6 +1,7 @@
 #include "proofs/corpus.h"
 
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include "model/sql/printer.h"
 #include "model/sql/row.h"
 #include "model/stats/stats.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound {
 namespace {
@@ -100,8 +102,9 @@ CorpusCase corpus_case_from_json(const nlohmann::json& j) {
 CorpusCase load_corpus_case(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError("cannot read corpus case " + path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   try {
-    return corpus_case_from_json(nlohmann::json::parse(in));
+    return corpus_case_from_json(parse_json(text));
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(path + ": " + e.what());
   }

@@ -9,6 +9,7 @@
 #include "model/sql/binder.h"
 #include "model/log/delta_log.h"
 #include "model/values/input_error.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound::cli {
 
@@ -129,7 +130,7 @@ std::vector<ExternalDecision> read_external_decisions(const std::string& path) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const std::string where = path + ":" + std::to_string(number) + ": ";
     try {
-      decisions.push_back(decision_from_line(json::parse(line), number, tables));
+      decisions.push_back(decision_from_line(parse_json(line), number, tables));
     } catch (const json::exception& e) {
       throw InputError(where + e.what());
     } catch (const InputError& e) {

@@ -14,6 +14,7 @@
 #include "model/sql/printer.h"
 #include "model/stats/stats_widening.h"
 #include "model/values/ascii_text.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound {
 
@@ -189,7 +190,7 @@ class ScenarioParser {
     build_table();
     const Schema& schema = scenario_.table.schema();
     if (starts_with_word(text, "range")) return parse_range(text, schema);
-    const nlohmann::json rows = nlohmann::json::parse(text);
+    const nlohmann::json rows = parse_json(text);
     if (!rows.is_array()) throw InputError("rows must be a JSON array of objects or 'range ...'");
     std::vector<Row> parsed;
     for (const nlohmann::json& row : rows) parsed.push_back(row_from_json(row, schema));
@@ -210,7 +211,7 @@ class ScenarioParser {
     const long long from = std::stoll(from_text), to = std::stoll(to_text);
     if (to < from || to - from > 1000000) throw InputError("range bounds out of order or too wide");
     rest = trim_whitespace(rest);
-    const Row base = row_from_json(rest.empty() ? nlohmann::json::object() : nlohmann::json::parse(rest), schema);
+    const Row base = row_from_json(rest.empty() ? nlohmann::json::object() : parse_json(rest), schema);
     std::vector<Row> rows;
     rows.reserve(static_cast<size_t>(to - from));
     for (long long v = from; v < to; ++v) {

@@ -1,6 +1,7 @@
 #include "model/log/actions.h"
 
 #include "model/values/input_error.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound {
 namespace {
@@ -341,7 +342,7 @@ std::optional<Action> parse_action(std::string_view line, const std::string& fil
   const LineContext at{file, line_number};
   json j;
   try {
-    j = json::parse(line);
+    j = parse_json(line);
   } catch (const json::parse_error& e) {
     at.fail(std::string("malformed JSON: ") + e.what());
   }

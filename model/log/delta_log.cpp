@@ -10,6 +10,7 @@
 #include "model/values/input_error.h"
 #include "model/values/temporal.h"
 #include "model/values/ascii_text.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound {
 namespace fs = std::filesystem;
@@ -53,7 +54,7 @@ std::optional<int64_t> last_checkpoint_version(const fs::path& log_dir) {
   const fs::path file = log_dir / "_last_checkpoint";
   if (!fs::exists(file)) return std::nullopt;
   try {
-    const auto j = nlohmann::json::parse(read_file(file));
+    const auto j = parse_json(read_file(file));
     return j.at("version").get<int64_t>();
   } catch (const nlohmann::json::exception& e) {
     throw InputError(file.string() + ": malformed _last_checkpoint: " + e.what());

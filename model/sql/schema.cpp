@@ -2,6 +2,7 @@
 
 #include "model/sql/parser.h"
 #include "model/values/ascii_text.h"
+#include "model/values/exact_json.h"
 
 #include <algorithm>
 #include <cctype>
@@ -213,7 +214,7 @@ Schema Schema::from_json(const json& j) {
 Schema Schema::from_json_text(const std::string& text) {
   json j;
   try {
-    j = json::parse(text);
+    j = parse_json(text);
   } catch (const json::parse_error& e) {
     throw SchemaError(std::string("schema JSON is not valid JSON: ") + e.what());
   }

@@ -132,8 +132,8 @@ class StatsSax {
   bool string(std::string& s) { return scalar(json(std::move(s))); }
   bool binary(json::binary_t& b) { return scalar(json::binary(std::move(b))); }
   template <typename Exception>
-  bool parse_error(std::size_t, const std::string&, const Exception& e) {
-    throw e;
+  bool parse_error(std::size_t position, const std::string&, const Exception& e) {
+    throw_as_parse_error(position, e);
   }
 
  private:

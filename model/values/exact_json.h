@@ -3,15 +3,29 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
 namespace skipsound {
 
+// JSON nested deeper than this is refused as a parse error: no Delta schema, stats object, log
+// action or row comes near it, and the readers walk documents recursively.
+inline constexpr int kMaxJsonDepth = 256;
+
+// nlohmann::json::parse with the depth limit. Throws nlohmann::json::parse_error on malformed
+// text and on nesting deeper than kMaxJsonDepth.
+nlohmann::json parse_json(std::string_view text);
+
 // Parses JSON text; each number that is not a plain int64/uint64 (fractions, exponents, huge
 // integers) becomes a marker value holding its exact text, read back with number_text().
-// Throws nlohmann::json::parse_error on malformed text.
+// Throws as parse_json does.
 nlohmann::json parse_json_exact(const std::string& text);
+
+// For a SAX reader's parse_error handler: every error the parser reports, a number too large
+// for a double included (nlohmann reports that one as out_of_range), leaves as a parse_error at
+// its byte position, which every reader already turns into a message with its location.
+[[noreturn]] void throw_as_parse_error(std::size_t position, const nlohmann::json::exception& e);
 
 // A number kept as its exact text, as parse_json_exact produces for non-integers.
 nlohmann::json kept_number(const std::string& text);

@@ -13,6 +13,7 @@
 #include "model/sql/printer.h"
 #include "model/sql/row.h"
 #include "proofs/cli/cli.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound::cli {
 
@@ -71,7 +72,7 @@ void add_eval_command(CLI::App& app, int& exit_code) {
     const ExprPtr bound = parse_and_bind(args->predicate, schema);
     nlohmann::json row_json;
     try {
-      row_json = nlohmann::json::parse(args->row_json);
+      row_json = parse_json(args->row_json);
     } catch (const nlohmann::json::parse_error& e) {
       throw InputError(std::string("--row is not JSON: ") + e.what());
     }

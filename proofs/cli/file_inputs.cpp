@@ -8,6 +8,7 @@
 #include "model/log/delta_log.h"
 #include "model/values/input_error.h"
 #include "model/sql/row.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound::cli {
 
@@ -41,7 +42,7 @@ std::vector<Row> read_rows(const std::string& path, const Schema& schema) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     try {
-      rows.push_back(row_from_json(nlohmann::json::parse(line), schema));
+      rows.push_back(row_from_json(parse_json(line), schema));
     } catch (const nlohmann::json::exception& e) {
       throw InputError(path + ":" + std::to_string(number) + ": " + e.what());
     } catch (const InputError& e) {
