@@ -170,26 +170,29 @@ class StatsSax {
     return true;
   }
 
+  // Searches from where the last key matched, wrapping around once. An unknown key (a dropped
+  // column, another writer's extra field) leaves the cursor where it was: the ordinal must only
+  // move with a match, or every later key of the object would land on the wrong column.
   void find_field(Frame& frame, const std::string& k) {
     const std::vector<StructField>& fields = *frame.fields;
+    int ordinal = frame.cursor_ordinal;
     for (size_t i = frame.cursor, n = 0; n < fields.size(); ++n, ++i) {
       if (i == fields.size()) {
         i = 0;
-        frame.cursor_ordinal = frame.first_ordinal;
+        ordinal = frame.first_ordinal;
       }
       const StructField& f = fields[i];
       if (key_of(f, naming_) == k) {
-        next_ = Next{f.type.kind == TypeKind::Struct ? Next::Struct : Next::Leaf, &f,
-                     frame.cursor_ordinal};
+        next_ = Next{f.type.kind == TypeKind::Struct ? Next::Struct : Next::Leaf, &f, ordinal};
         // Writers never record min/max for boolean, binary, arrays or maps (docs/semantics.md §4).
         if (next_.what == Next::Leaf && kind_ != StatKind::NullCount && !has_min_max(f.type.kind)) {
           next_.what = Next::Ignored;
         }
         frame.cursor = i + 1;
-        frame.cursor_ordinal += leaf_count(f.type);
+        frame.cursor_ordinal = ordinal + leaf_count(f.type);
         return;
       }
-      frame.cursor_ordinal += leaf_count(f.type);
+      ordinal += leaf_count(f.type);
     }
   }
 

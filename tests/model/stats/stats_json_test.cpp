@@ -70,6 +70,24 @@ TEST(StatsJson, NestedStructAndFlatArrayMapNullCounts) {
   EXPECT_EQ(stats_from_json(stats_to_json(s, schema), schema), s);
 }
 
+// Found by fuzz_stats: a key the schema does not have (a dropped column's stats, say) before the
+// known keys of an object shifted every later key onto the wrong column; inside a struct, onto a
+// sibling column (here st.a's min became x's).
+TEST(StatsJson, AnUnknownKeyFirstLeavesLaterKeysOnTheirColumns) {
+  DataType st = DataType::of(TypeKind::Struct);
+  st.fields = {field("a", DataType::of(TypeKind::Long)), field("b", DataType::of(TypeKind::Long))};
+  const Schema schema({field("st", st), field("x", DataType::of(TypeKind::Long))});
+  const FileStats s = stats_from_json_text(
+      R"({"numRecords":2,"minValues":{"x":1,"st":{"dropped":0,"a":100}},"maxValues":{"dropped":9,"x":5},"nullCount":{"dropped":0,"st":{"a":0,"b":2},"x":0}})",
+      schema);
+  EXPECT_EQ(s.column(0).min->as_int(), 100);  // st.a
+  EXPECT_EQ(s.column(2).min->as_int(), 1);    // x
+  EXPECT_EQ(s.column(2).max->as_int(), 5);
+  EXPECT_EQ(s.column(1).null_count, 2);       // st.b
+  EXPECT_EQ(s.column(2).null_count, 0);
+  EXPECT_EQ(s.columns.size(), 3u);
+}
+
 TEST(StatsJson, WrongTypesNameThePath) {
   DataType inner = DataType::of(TypeKind::Struct);
   inner.fields = {field("l", DataType::of(TypeKind::Long))};
