@@ -55,6 +55,7 @@ struct TrialResult {
   size_t wrong_results = 0;
   std::vector<std::string> unexpected_errors;  // "T2 vs T1: <exception>", keeps they caused
   size_t skip_checks = 0;  // (excluded file, loser read) pairs put to Z3
+  size_t proved_skips = 0;  // of those, the ones Z3 proved (Unsat): the rest are unknown or findings
   std::map<std::string, size_t> z3_unknowns;  // by Z3's reason
   std::map<std::string, size_t> aborts;  // by exception name
   std::vector<std::string> shapes;       // what the trial really contained ("value-moving", ...)
@@ -93,6 +94,7 @@ struct CategoryStats {
   std::string first_unexpected_error;    // the first, as the conflict filter reported it
   size_t unjustified_skips = 0;
   size_t skip_checks = 0;
+  size_t proved_skips = 0;
   std::map<std::string, size_t> z3_unknowns;  // by Z3's reason
   std::map<std::string, size_t> aborts;
   std::map<std::string, size_t> shapes;  // trials containing each shape

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "proofs/gate.h"
+#include "proofs/gate_report.h"
 #include "proofs/junit_report.h"
 
 namespace skipsound {
@@ -38,7 +38,7 @@ TEST(Gate, PassesOnTheSoundCheckerAndKillsTheMutants) {
   EXPECT_EQ(report.categories.size(), generators::all_world_categories().size());
   ASSERT_EQ(report.mutants.size(), 2u);
   for (const MutantResult& m : report.mutants) {
-    EXPECT_TRUE(m.killed) << mutant_name(m.mutant);
+    EXPECT_TRUE(m.killed()) << mutant_name(m.mutant);
     EXPECT_FALSE(m.headline.empty());
     EXPECT_FALSE(m.replay_content.empty());
   }
@@ -60,7 +60,7 @@ TEST(Gate, ASurvivingMutantFailsTheGate) {
   o.trials_per_category = 1;  // far too small a budget to find a conflict mutant
   o.mutants = {Mutant::AndAcrossReads};
   const GateReport report = run_gate(o);
-  if (report.mutants.front().killed) GTEST_SKIP() << "killed even with one disjoint trial";
+  if (report.mutants.front().killed()) GTEST_SKIP() << "killed even with one disjoint trial";
   EXPECT_EQ(report.outcome(), GateOutcome::Fail);
   const auto failures = report.failures();
   EXPECT_TRUE(std::any_of(failures.begin(), failures.end(),
