@@ -224,19 +224,8 @@ std::string world_scenario_text(const World& world, Mutant mutant, const std::ve
   return text;
 }
 
-TrialResult run_trial(const World& world, Mutant mutant, smt::Oracle& oracle, bool with_report,
-                      CrossChecker* cross_check) {
+TrialResult judge_run(const Scenario& scenario, const ScenarioRun& run, smt::Oracle& oracle, CrossChecker* cross_check) {
   TrialResult result;
-  Scenario scenario;
-  ScenarioRun run;
-  try {
-    scenario = parse_scenario(world_scenario_text(world, mutant), "explorer");
-    run = run_scenario(scenario);
-  } catch (const InputError& e) {
-    result.verdict = TrialVerdict::Discarded;
-    result.headline = e.what();
-    return result;
-  }
   const auto first_finding = [&](TrialVerdict verdict, std::string headline) {
     if (result.verdict != TrialVerdict::Sound) return;
     result.verdict = verdict;
@@ -270,6 +259,23 @@ TrialResult run_trial(const World& world, Mutant mutant, smt::Oracle& oracle, bo
                       result.unexpected_errors.front() + ")");
   }
   prove_skips(run, scenario, oracle, cross_check, result);
+  return result;
+}
+
+TrialResult run_trial(const World& world, Mutant mutant, smt::Oracle& oracle, bool with_report,
+                      CrossChecker* cross_check) {
+  Scenario scenario;
+  ScenarioRun run;
+  try {
+    scenario = parse_scenario(world_scenario_text(world, mutant), "explorer");
+    run = run_scenario(scenario);
+  } catch (const InputError& e) {
+    TrialResult discarded;
+    discarded.verdict = TrialVerdict::Discarded;
+    discarded.headline = e.what();
+    return discarded;
+  }
+  TrialResult result = judge_run(scenario, run, oracle, cross_check);
   result.shapes = shapes_of(run, scenario, world);
   if (with_report) result.report = render_report(scenario, run) + result.report;
   return result;

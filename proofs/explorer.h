@@ -18,6 +18,7 @@
 #include "generators/world_gen.h"
 #include "model/mutants/mutant.h"
 #include "proofs/cross_check.h"
+#include "proofs/scenario.h"
 #include "smt/oracle.h"
 
 namespace skipsound {
@@ -64,8 +65,14 @@ struct TrialResult {
   std::string report;                    // only when asked for (render_report = true)
 };
 
-// With `cross_check`, every conflict-time skip query Z3 answers is re-asked there; `oracle`
+// The explorer's judgement of a scenario run (a replayed finding file, or a trial's world): the
+// serial oracle's verdicts, the conflict filter's unexpected errors, and Z3 on every conflict-time
+// skip. With `cross_check`, every conflict-time skip query Z3 answers is re-asked there; `oracle`
 // must then record its queries (OracleOptions::record_smt2).
+TrialResult judge_run(const Scenario& scenario, const ScenarioRun& run, smt::Oracle& oracle,
+                      CrossChecker* cross_check = nullptr);
+
+// A world's trial: its scenario run judged (judge_run), and the shapes it really contained.
 TrialResult run_trial(const generators::World& world, Mutant mutant, smt::Oracle& oracle,
                       bool with_report = false, CrossChecker* cross_check = nullptr);
 
