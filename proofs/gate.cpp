@@ -59,13 +59,12 @@ ProofGroupResult run_proofs(Mutant mutant) {
 
 PerFileResult run_per_file(const GateOptions& o, const GateBudget& budget, CrossChecker* checker,
                            const GateProgress& progress) {
-  PerFileHuntOptions options;
-  options.seed = o.seed;
-  options.cases = budget.file_cases;
-  options.seconds = budget.file_seconds;
-  options.threads = o.threads;
-  options.cross_check = checker;
-  PerFileHunt hunt = hunt_per_file(options, progress);
+  PerFileHunt hunt = hunt_per_file({.seed = o.seed,
+                                     .cases = budget.file_cases,
+                                     .seconds = budget.file_seconds,
+                                     .threads = o.threads,
+                                     .cross_check = checker},
+                                    progress);
   if (hunt.first_failing) {
     hunt.result.first_failure = shrink_file_case(case_seed(o.seed, Mutant::None, *hunt.first_failing), Mutant::None).report;
   }

@@ -70,14 +70,14 @@ MutantResult hunt_with_explorer(Mutant mutant, const GateOptions& o, const GateB
 MutantResult hunt_with_per_file_cases(Mutant mutant, const GateOptions& o, const GateBudget& b) {
   MutantResult r;
   r.mutant = mutant;
-  PerFileHuntOptions hunt_options;
-  hunt_options.seed = o.seed;
-  hunt_options.mutant = mutant;
-  hunt_options.cases = std::max<size_t>(std::min(b.file_cases, SIZE_MAX / 2) * 2, kMinimumPerFileCases);
-  hunt_options.seconds = b.file_seconds;
-  hunt_options.threads = o.threads;
-  hunt_options.stop_at_first = true;
-  const PerFileHunt hunt = hunt_per_file(hunt_options, {});
+  const PerFileHunt hunt =
+      hunt_per_file({.seed = o.seed,
+                     .mutant = mutant,
+                     .cases = std::max<size_t>(std::min(b.file_cases, SIZE_MAX / 2) * 2, kMinimumPerFileCases),
+                     .seconds = b.file_seconds,
+                     .threads = o.threads,
+                     .stop_at_first = true},
+                    {});
   r.trials = hunt.result.cases;
   if (!hunt.first_failing) return r;
   const PerFileCounterexample cx = shrink_file_case(case_seed(o.seed, mutant, *hunt.first_failing), mutant);
