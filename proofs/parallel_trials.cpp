@@ -1,5 +1,6 @@
 #include "proofs/parallel_trials.h"
 
+#include <exception>
 #include <stdexcept>
 #include <thread>
 
