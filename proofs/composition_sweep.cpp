@@ -1,11 +1,11 @@
 #include "proofs/composition_sweep.h"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
+#include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
+
+#include "proofs/parallel_trials.h"
 
 namespace skipsound {
 
@@ -46,27 +46,12 @@ std::vector<smt::TheoremResult> prove_compositions(const std::vector<smt::Predic
                                                    Mutant mutant, const smt::SolverLimits& limits,
                                                    unsigned threads, const CompositionListener& listener) {
   OrderedResults results(templates.size(), listener);
-  std::atomic<size_t> next_template{0};
-  std::atomic<bool> stop{false};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  auto work = [&] {
-    try {
-      smt::RuleProver prover(limits);
-      for (size_t i = next_template++; i < templates.size() && !stop; i = next_template++)
-        results.put(i, prover.prove_sound(templates[i], mutant));
-    } catch (...) {
-      std::lock_guard lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-      stop = true;
-    }
-  };
-  const size_t workers = std::clamp<size_t>(threads, 1, std::max<size_t>(templates.size(), 1));
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < workers; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+  parallel::Workers<smt::RuleProver> provers(
+      static_cast<unsigned>(std::clamp<size_t>(threads, 1, std::max<size_t>(templates.size(), 1))),
+      [&] { return std::make_unique<smt::RuleProver>(limits); });
+  provers.run(templates.size(), [&](size_t i, smt::RuleProver& prover) {
+    results.put(i, prover.prove_sound(templates[i], mutant));
+  });
   return results.take();
 }
 

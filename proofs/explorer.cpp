@@ -1,11 +1,8 @@
 #include "proofs/explorer.h"
 
 #include <algorithm>
-#include <chrono>
-#include <exception>
 #include <limits>
 #include <memory>
-#include <thread>
 
 #include "checker/conflict_filter.h"
 #include "checker/scan_planner.h"
@@ -13,6 +10,7 @@
 #include "model/values/input_error.h"
 #include "model/sql/printer.h"
 #include "proofs/interleaving_report.h"
+#include "proofs/parallel_trials.h"
 #include "proofs/scenario.h"
 
 namespace skipsound {
@@ -21,7 +19,6 @@ namespace {
 
 using generators::World;
 using generators::WorldCategory;
-using Clock = std::chrono::steady_clock;
 
 constexpr int kGenerationSize = 50;
 constexpr size_t kChunk = 32;  // trials between progress reports, early stops and time checks
@@ -31,10 +28,6 @@ uint64_t splitmix(uint64_t x) {
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
   return x ^ (x >> 31);
-}
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 // ---- the Z3 side: every conflict-time skip must be proved ----
@@ -82,6 +75,7 @@ void prove_skips(const ScenarioRun& run, const Scenario& scenario, smt::Oracle& 
           const smt::OracleResult answer = oracle.check(read, schema, evidence);
           const smt::OracleVerdict verdict = smt::verdict_of(answer);
           if (cross_check) cross_check->check(oracle.last_smt2(), verdict, "conflict-skip-" + decided.path);
+          if (verdict == smt::OracleVerdict::Unsat) ++result.proved_skips;
           if (const auto* unknown = std::get_if<smt::Unknown>(&answer)) ++result.z3_unknowns[unknown->reason];
           // Impossible stats are a finding here: the model's own writer wrote them.
           if (verdict != smt::OracleVerdict::Sat && verdict != smt::OracleVerdict::InternalError &&
@@ -230,19 +224,8 @@ std::string world_scenario_text(const World& world, Mutant mutant, const std::ve
   return text;
 }
 
-TrialResult run_trial(const World& world, Mutant mutant, smt::Oracle& oracle, bool with_report,
-                      CrossChecker* cross_check) {
+TrialResult judge_run(const Scenario& scenario, const ScenarioRun& run, smt::Oracle& oracle, CrossChecker* cross_check) {
   TrialResult result;
-  Scenario scenario;
-  ScenarioRun run;
-  try {
-    scenario = parse_scenario(world_scenario_text(world, mutant), "explorer");
-    run = run_scenario(scenario);
-  } catch (const InputError& e) {
-    result.verdict = TrialVerdict::Discarded;
-    result.headline = e.what();
-    return result;
-  }
   const auto first_finding = [&](TrialVerdict verdict, std::string headline) {
     if (result.verdict != TrialVerdict::Sound) return;
     result.verdict = verdict;
@@ -276,6 +259,23 @@ TrialResult run_trial(const World& world, Mutant mutant, smt::Oracle& oracle, bo
                       result.unexpected_errors.front() + ")");
   }
   prove_skips(run, scenario, oracle, cross_check, result);
+  return result;
+}
+
+TrialResult run_trial(const World& world, Mutant mutant, smt::Oracle& oracle, bool with_report,
+                      CrossChecker* cross_check) {
+  Scenario scenario;
+  ScenarioRun run;
+  try {
+    scenario = parse_scenario(world_scenario_text(world, mutant), "explorer");
+    run = run_scenario(scenario);
+  } catch (const InputError& e) {
+    TrialResult discarded;
+    discarded.verdict = TrialVerdict::Discarded;
+    discarded.headline = e.what();
+    return discarded;
+  }
+  TrialResult result = judge_run(scenario, run, oracle, cross_check);
   result.shapes = shapes_of(run, scenario, world);
   if (with_report) result.report = render_report(scenario, run) + result.report;
   return result;
@@ -314,6 +314,7 @@ void CategoryStats::add(const TrialResult& r) {
   if (first_unexpected_error.empty() && !r.unexpected_errors.empty()) first_unexpected_error = r.unexpected_errors.front();
   unexpected_errors += r.unexpected_errors.size();
   skip_checks += r.skip_checks;
+  proved_skips += r.proved_skips;
   for (const auto& [reason, count] : r.z3_unknowns) z3_unknowns[reason] += count;
   for (const auto& [name, count] : r.aborts) aborts[name] += count;
   for (const std::string& shape : r.shapes) ++shapes[shape];
@@ -324,33 +325,23 @@ void CategoryStats::add(const TrialResult& r) {
 namespace {
 
 rc::Shrinkable<World> generate(WorldCategory category, uint64_t seed) {
+  parallel::require_generation_thread();
   return generators::world(category)(rc::Random(seed), kGenerationSize);
 }
 
-// Greedy descent through RapidCheck's shrink tree: take the first shrink that still fails.
+// The failing world shrunk greedily, rendered and saved as a replayable scenario.
 InterleavingFinding shrink_finding(WorldCategory category, uint64_t seed, Mutant mutant, smt::Oracle& oracle,
                                    size_t trial_limit) {
-  rc::Shrinkable<World> current = generate(category, seed);
-  TrialResult failing = run_trial(current.value(), mutant, oracle);
-  size_t steps = 0;
-  size_t tried = 0;
-  bool progressed = true;
-  while (progressed && tried < trial_limit) {
-    progressed = false;
-    auto shrinks = current.shrinks();
-    while (auto candidate = shrinks.next()) {
-      if (++tried > trial_limit) break;
-      TrialResult r = run_trial(candidate->value(), mutant, oracle);
-      if (is_finding(r.verdict)) {
-        current = std::move(*candidate);
-        failing = std::move(r);
-        ++steps;
-        progressed = true;
-        break;
-      }
-    }
-  }
-  const World& minimal = current.value();
+  rc::Shrinkable<World> failing_world = generate(category, seed);
+  TrialResult failing = run_trial(failing_world.value(), mutant, oracle);
+  const auto still_fails = [&](const World& world) {
+    TrialResult r = run_trial(world, mutant, oracle);
+    if (!is_finding(r.verdict)) return false;
+    failing = std::move(r);
+    return true;
+  };
+  const auto shrunk = parallel::shrink_greedily(std::move(failing_world), trial_limit, still_fails);
+  const World& minimal = shrunk.minimal.value();
   const TrialResult shown = run_trial(minimal, mutant, oracle, true);
   InterleavingFinding finding;
   finding.category = category;
@@ -358,91 +349,53 @@ InterleavingFinding shrink_finding(WorldCategory category, uint64_t seed, Mutant
   finding.verdict = shown.verdict;
   finding.headline = shown.headline.empty() ? failing.headline : shown.headline;
   finding.report = shown.report;
-  finding.shrink_steps = steps;
+  finding.shrink_steps = shrunk.steps;
   std::vector<std::string> expect = shown.expect_lines;
   std::string header = "# " + shown.headline + "\n# found by the explorer (seed " + std::to_string(seed) + ", " +
-                       std::to_string(steps) + " shrink steps); replay: skipsound scenario FILE\n";
+                       std::to_string(shrunk.steps) + " shrink steps); replay: skipsound scenario FILE\n";
   finding.scenario_text = header + world_scenario_text(minimal, mutant, expect);
   return finding;
 }
 
 // One Z3 oracle per worker thread, reused across chunks and categories.
-class Workers {
- public:
-  Workers(unsigned threads, smt::OracleOptions options) {
-    for (unsigned i = 0; i < std::max(1u, threads); ++i) oracles_.push_back(std::make_unique<smt::Oracle>(options));
-  }
-  size_t size() const { return oracles_.size(); }
-  smt::Oracle& oracle(size_t i) { return *oracles_[i]; }
-
-  // Runs job(slot, worker) for every slot in [0, n), slot k on worker k mod size().
-  // The first exception of any worker is rethrown once every worker has stopped.
-  template <class Job>
-  void run(size_t n, const Job& job) {
-    const size_t used = std::min(size(), n);
-    std::vector<std::exception_ptr> errors(used);
-    const auto work = [&](size_t w) {
-      try {
-        for (size_t k = w; k < n; k += used) job(k, w);
-      } catch (...) {
-        errors[w] = std::current_exception();
-      }
-    };
-    std::vector<std::thread> threads;
-    for (size_t w = 1; w < used; ++w) threads.emplace_back(work, w);
-    work(0);
-    for (std::thread& t : threads) t.join();
-    for (const std::exception_ptr& e : errors) {
-      if (e) std::rethrow_exception(e);
-    }
-  }
-
- private:
-  std::vector<std::unique_ptr<smt::Oracle>> oracles_;
-};
+using Workers = parallel::Workers<smt::Oracle>;
 
 CategoryResult explore_category(WorldCategory category, const ExploreOptions& options, Workers& workers,
                                 const ExploreProgress& progress) {
   CategoryResult result;
   result.category = category;
-  const Clock::time_point start = Clock::now();
+  const parallel::Stopwatch clock;
   const size_t planned = options.seconds_per_category ? std::numeric_limits<size_t>::max() : options.trials_per_category;
   const size_t shard_count = std::max<size_t>(1, options.shard.count);
+  const auto global_index = [&](size_t local) { return local * shard_count + options.shard.index; };
   std::optional<size_t> first_failure;  // local index
   double seconds_at_failure = 0;
-  size_t done = 0;
-  while (done < planned) {
-    if (options.seconds_per_category && seconds_since(start) >= *options.seconds_per_category) break;
-    if (options.stop_at_first_finding && first_failure) break;
-    const size_t n = std::min(kChunk, planned - done);
-    // RapidCheck's generation context is process-wide: worlds are drawn here, trials run in parallel.
-    std::vector<World> worlds;
-    for (size_t k = 0; k < n; ++k) {
-      const size_t global = (done + k) * shard_count + options.shard.index;
-      worlds.push_back(generate(category, trial_seed(options.seed, category, global)).value());
+  const auto draw = [&](size_t local) {
+    return generate(category, trial_seed(options.seed, category, global_index(local))).value();
+  };
+  const auto run = [&](const World& world, smt::Oracle& oracle) {
+    return run_trial(world, options.mutant, oracle, false, options.cross_check);
+  };
+  const auto merge = [&](size_t local, TrialResult&& trial) {
+    result.stats.add(trial);
+    if (!is_finding(trial.verdict)) return true;
+    ++result.failing_trials;
+    if (!first_failure) {
+      first_failure = local;
+      seconds_at_failure = clock.seconds();
     }
-    std::vector<TrialResult> chunk(n);
-    workers.run(n, [&](size_t k, size_t worker) {
-      chunk[k] = run_trial(worlds[k], options.mutant, workers.oracle(worker), false, options.cross_check);
-    });
-    for (size_t k = 0; k < n; ++k) {  // merged in index order: the same whatever the threads
-      result.stats.add(chunk[k]);
-      if (is_finding(chunk[k].verdict)) {
-        ++result.failing_trials;
-        if (!first_failure) {
-          first_failure = done + k;
-          seconds_at_failure = seconds_since(start);
-        }
-      }
-    }
-    done += n;
+    return !options.stop_at_first_finding;
+  };
+  const auto report = [&](size_t done) {
     if (progress) progress(category, done, options.seconds_per_category ? 0 : planned);
-  }
-  result.stats.seconds = seconds_since(start);
+  };
+  parallel::run_trials(workers, parallel::TrialBudget{planned, options.seconds_per_category, kChunk}, draw, run,
+                       merge, report);
+  result.stats.seconds = clock.seconds();
   if (first_failure) {
-    const size_t global = *first_failure * shard_count + options.shard.index;
+    const size_t global = global_index(*first_failure);
     InterleavingFinding finding = shrink_finding(category, trial_seed(options.seed, category, global), options.mutant,
-                                                 workers.oracle(0), options.shrink_trial_limit);
+                                                 workers.state(0), options.shrink_trial_limit);
     finding.global_index = global;
     finding.trials_to_find = *first_failure + 1;
     finding.seconds_to_find = seconds_at_failure;
@@ -456,7 +409,7 @@ CategoryResult explore_category(WorldCategory category, const ExploreOptions& op
 std::vector<CategoryResult> explore(const ExploreOptions& options, const ExploreProgress& progress) {
   smt::OracleOptions oracle_options;
   oracle_options.record_smt2 = options.cross_check != nullptr;
-  Workers workers(options.threads, oracle_options);
+  Workers workers(options.threads, [&] { return std::make_unique<smt::Oracle>(oracle_options); });
   const std::vector<WorldCategory>& categories =
       options.categories.empty() ? generators::all_world_categories() : options.categories;
   std::vector<CategoryResult> results;

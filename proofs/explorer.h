@@ -18,6 +18,7 @@
 #include "generators/world_gen.h"
 #include "model/mutants/mutant.h"
 #include "proofs/cross_check.h"
+#include "proofs/scenario.h"
 #include "smt/oracle.h"
 
 namespace skipsound {
@@ -55,6 +56,7 @@ struct TrialResult {
   size_t wrong_results = 0;
   std::vector<std::string> unexpected_errors;  // "T2 vs T1: <exception>", keeps they caused
   size_t skip_checks = 0;  // (excluded file, loser read) pairs put to Z3
+  size_t proved_skips = 0;  // of those, the ones Z3 proved (Unsat): the rest are unknown or findings
   std::map<std::string, size_t> z3_unknowns;  // by Z3's reason
   std::map<std::string, size_t> aborts;  // by exception name
   std::vector<std::string> shapes;       // what the trial really contained ("value-moving", ...)
@@ -63,8 +65,14 @@ struct TrialResult {
   std::string report;                    // only when asked for (render_report = true)
 };
 
-// With `cross_check`, every conflict-time skip query Z3 answers is re-asked there; `oracle`
+// The explorer's judgement of a scenario run (a replayed finding file, or a trial's world): the
+// serial oracle's verdicts, the conflict filter's unexpected errors, and Z3 on every conflict-time
+// skip. With `cross_check`, every conflict-time skip query Z3 answers is re-asked there; `oracle`
 // must then record its queries (OracleOptions::record_smt2).
+TrialResult judge_run(const Scenario& scenario, const ScenarioRun& run, smt::Oracle& oracle,
+                      CrossChecker* cross_check = nullptr);
+
+// A world's trial: its scenario run judged (judge_run), and the shapes it really contained.
 TrialResult run_trial(const generators::World& world, Mutant mutant, smt::Oracle& oracle,
                       bool with_report = false, CrossChecker* cross_check = nullptr);
 
@@ -93,6 +101,7 @@ struct CategoryStats {
   std::string first_unexpected_error;    // the first, as the conflict filter reported it
   size_t unjustified_skips = 0;
   size_t skip_checks = 0;
+  size_t proved_skips = 0;
   std::map<std::string, size_t> z3_unknowns;  // by Z3's reason
   std::map<std::string, size_t> aborts;
   std::map<std::string, size_t> shapes;  // trials containing each shape

@@ -4,6 +4,10 @@
 // and no mutant survives. With a cross-check solver (the CLI's default: cvc5), Z3's answers are
 // re-asked there too (proofs/cross_check.h), and a disagreement fails the gate.
 //
+// Here: the phases in order (proofs/gate.cpp). The per-file phase is proofs/per_file_hunt.h, the
+// mutant matrix's policy proofs/mutant_hunt.h, the reports proofs/gate_report.h and
+// proofs/junit_report.h.
+//
 // CI matrix example (GitHub Actions): four runners share the explorer's trial space; together
 // they run exactly what one runner with --budget 4x would.
 //
@@ -32,8 +36,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "model/mutants/mutant.h"
 #include "proofs/exhaustive_cross_check.h"
@@ -88,17 +90,30 @@ struct ProofGroupResult {
   double seconds = 0;
 };
 
+// The phase that killed a mutant (docs/semantics.md §8), in the order the hunt tries them.
+enum class MutantKill {
+  Survived,
+  PerFileProperties,  // a generated per-file case failed
+  SymbolicProofs,     // a rule theorem has a counterexample
+  Explorer,           // an interleaving trial failed (in MutantResult::explorer_category)
+};
+
 struct MutantResult {
   Mutant mutant = Mutant::None;
-  bool killed = false;
-  std::string killed_by;  // "per-file properties", "explorer (value-moving)", "symbolic proofs"
+  MutantKill killed_by = MutantKill::Survived;
+  generators::WorldCategory explorer_category = generators::WorldCategory::Mixed;  // when killed_by == Explorer
   size_t trials = 0;      // trials (or cases) run until the kill, or in all when it survived
   double seconds = 0;
   std::string headline;   // of the shrunk counterexample
   std::string report;
   std::string replay_file;     // the file's name under --out
   std::string replay_content;  // a scenario or per-file corpus case
+
+  bool killed() const { return killed_by != MutantKill::Survived; }
 };
+
+// "per-file properties", "symbolic proofs", "explorer (value-moving)"; empty when it survived.
+std::string killed_by_text(const MutantResult& result);
 
 enum class GateOutcome { Pass, Fail };
 
@@ -123,10 +138,13 @@ using GateProgress = std::function<void(const std::string& phase, const std::str
 
 GateReport run_gate(const GateOptions& options, const GateProgress& progress = {});
 
-std::string gate_summary_text(const GateReport& report);
-nlohmann::json gate_report_json(const GateReport& report);
-// One replayable file per finding: scenario files (.scn) and per-file corpus cases (.json).
-// Returns the paths written.
-std::vector<std::string> write_gate_findings(const GateReport& report, const std::string& dir);
+// How the options' budget divides between the phases.
+struct GateBudget {
+  size_t trials_per_category;
+  std::optional<double> seconds_per_category;
+  size_t file_cases;
+  std::optional<double> file_seconds;
+};
+GateBudget gate_budget(const GateOptions& options);
 
 }  // namespace skipsound

@@ -79,7 +79,7 @@ std::string gate_junit_xml(const GateReport& r) {
   for (const ProofGroupResult& p : r.proofs) proofs.push_back({p.group, p.seconds, p.failed ? p.group + " failed" : "", p.text});
   std::vector<TestCase> mutants;
   for (const MutantResult& m : r.mutants) {
-    mutants.push_back({mutant_name(m.mutant), m.seconds, m.killed ? "" : std::string(mutant_name(m.mutant)) + " survived",
+    mutants.push_back({mutant_name(m.mutant), m.seconds, m.killed() ? "" : std::string(mutant_name(m.mutant)) + " survived",
                        ""});
   }
   std::ostringstream out;

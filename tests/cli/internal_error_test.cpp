@@ -7,7 +7,7 @@
 
 #include "model/values/input_error.h"
 #include "proofs/cli/cli.h"
-#include "proofs/gate.h"
+#include "proofs/gate_report.h"
 #include "proofs/scenario.h"
 
 namespace skipsound {

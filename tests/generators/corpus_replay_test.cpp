@@ -1,6 +1,7 @@
 // The per-file corpus: every saved case under tests/corpus/files/ replays to its expected
 // outcome, the corpus covers a sound skip, a sound keep and one counterexample per per-file
 // mutant, and any generated case survives the save/load round trip exactly.
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -59,6 +60,10 @@ TEST(PerFileCorpus, ABadCaseIsAnInputError) {
 
 RC_GTEST_PROP(PerFileCorpus, SavedCasesLoadBackExactly, (const generators::FileCase& c)) {
   const CorpusCase saved{"", c.table, c.file, c.predicates.front(), Mutant::None, 7, DecisionOutcome::Kept};
+  RC_TAG(generators::stats_history_name(c.file.history));
+  RC_CLASSIFY(std::find(c.file.deleted.begin(), c.file.deleted.end(), true) != c.file.deleted.end(), "deleted rows");
+  RC_CLASSIFY(!c.file.dropped.empty(), "stats fields missing");
+  RC_CLASSIFY(!c.table.stats_config.partition_columns.empty(), "partitioned");
   const CorpusCase loaded = corpus_case_from_json(nlohmann::json::parse(corpus_case_to_json(saved).dump()));
   RC_ASSERT(loaded.table.schema == saved.table.schema);
   RC_ASSERT(loaded.table.stats_config == saved.table.stats_config);

@@ -12,7 +12,7 @@
 #include "model/sql/binder.h"
 #include "proofs/bounded_exhaustive.h"
 #include "proofs/exhaustive_cross_check.h"
-#include "proofs/gate.h"
+#include "proofs/gate_report.h"
 
 namespace skipsound {
 namespace {

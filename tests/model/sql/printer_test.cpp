@@ -1,5 +1,6 @@
 #include "model/sql/printer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -152,11 +153,19 @@ rc::Gen<DataType> gen_cast_type() {
       }));
 }
 
+// One of 0 .. n-1, each as likely at every size (gen::inRange scales with the size, and at small
+// sizes would pick little but literals).
+rc::Gen<int> one_of_first(int n) {
+  std::vector<int> options(n);
+  for (int i = 0; i < n; ++i) options[i] = i;
+  return rc::gen::elementOf(options);
+}
+
 rc::Gen<ExprPtr> gen_expr(int depth) {
   return rc::gen::exec([depth]() -> ExprPtr {
     const int kinds = depth <= 0 ? 2 : 13;
     auto sub = [depth] { return *gen_expr(depth - 1); };
-    switch (*rc::gen::inRange(0, kinds)) {
+    switch (*one_of_first(kinds)) {
       case 0: return make_literal(*gen_value());
       case 1: return make_column(*gen_path());
       case 2: return make_compare(*rc::gen::element(CompareOp::Eq, CompareOp::NullSafeEq, CompareOp::Ne,
@@ -166,7 +175,7 @@ rc::Gen<ExprPtr> gen_expr(int depth) {
       case 3: return make_and(sub(), sub());
       case 4: return make_or(sub(), sub());
       case 5: return make_not(sub());
-      case 6: return *rc::gen::inRange(0, 2) ? make_is_null(sub()) : make_is_not_null(sub());
+      case 6: return *rc::gen::arbitrary<bool>() ? make_is_null(sub()) : make_is_not_null(sub());
       case 7: {
         std::vector<ExprPtr> items(*rc::gen::inRange(1, 4));
         for (ExprPtr& item : items) item = sub();
@@ -190,8 +199,20 @@ rc::Gen<ExprPtr> gen_expr(int depth) {
   });
 }
 
+size_t depth_of(const Expr& e) {
+  size_t depth = 0;
+  for (const ExprPtr& child : e.children) depth = std::max(depth, depth_of(*child) + 1);
+  return depth;
+}
+
+// The printer's precedence and parenthesising matter once operators nest: the labels show how
+// deep the trees go and which operator is at the root.
 RC_GTEST_PROP(PrinterProperty, ParseOfToSqlIsTheSameIr, ()) {
-  const ExprPtr e = *gen_expr(*rc::gen::inRange(0, 5));
+  const ExprPtr e = *gen_expr(*one_of_first(5));
+  RC_TAG("depth " + std::to_string(std::min<size_t>(depth_of(*e), 3)) + (depth_of(*e) >= 3 ? "+" : ""));
+  RC_CLASSIFY(e->kind == ExprKind::And || e->kind == ExprKind::Or, "AND/OR at the root");
+  RC_CLASSIFY(e->kind == ExprKind::Not, "NOT at the root");
+  RC_CLASSIFY(e->kind == ExprKind::Arith, "arithmetic at the root");
   const std::string sql = to_sql(e);
   ExprPtr back;
   try {

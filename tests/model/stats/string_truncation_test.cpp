@@ -110,11 +110,16 @@ int utf8_compare(const std::string& a, const std::string& b) {
 
 RC_GTEST_PROP(StringTruncationProp, MinIsAPrefixAndMaxIsAnUpperBound, ()) {
   const std::string s = *edge_strings();
-  const int n = *rc::gen::inRange(1, 9);
+  const int n = *rc::gen::elementOf(std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8});
   const std::string min = truncate_string_min(s, n);
+  const auto max = truncate_string_max(s, n);
+  RC_CLASSIFY(min != s, "truncated");
+  RC_CLASSIFY(min != s && max, "truncated, max bumped above");
+  RC_CLASSIFY(!max, "no max (nothing above the prefix)");
+  RC_CLASSIFY(min != s && static_cast<unsigned char>(s[min.size()]) >= 0xF0, "cut before a 4-byte character");
   RC_ASSERT(s.compare(0, min.size(), min) == 0);
   RC_ASSERT(utf8_compare(min, s) <= 0);
-  if (const auto max = truncate_string_max(s, n)) RC_ASSERT(utf8_compare(*max, s) >= 0);
+  if (max) RC_ASSERT(utf8_compare(*max, s) >= 0);
 }
 
 

@@ -1,0 +1,160 @@
+#include "proofs/gate_report.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace skipsound {
+
+namespace {
+
+std::string fixed(double v, int digits) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", digits, v);
+  return buffer;
+}
+
+// The prover lists every theorem; a failing gate shows only the ones that did not come out PROVED.
+std::string without_proved_lines(const std::string& text) {
+  std::istringstream in(text);
+  std::string kept;
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("PROVED") == std::string::npos) kept += line + "\n";
+  }
+  return kept;
+}
+
+std::string pad(std::string s, size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+}  // namespace
+
+std::string gate_summary_text(const GateReport& r) {
+  std::ostringstream out;
+  out << "skipsound gate — seed " << r.seed;
+  if (r.shard.count > 1) out << ", shard " << r.shard.index << "/" << r.shard.count;
+  out << ", " << fixed(r.seconds, 1) << " s\n\n";
+
+  size_t corpus_failed = 0;
+  for (const CorpusFileResult& c : r.corpus) corpus_failed += c.problems.empty() ? 0 : 1;
+  out << "scenario corpus: " << r.corpus.size() << " files, " << corpus_failed << " differing\n";
+  out << "per-file properties: " << r.per_file.cases << " cases, " << r.per_file.decisions << " decisions, "
+      << r.per_file.failing_cases << " failing, " << fixed(r.per_file.seconds, 1) << " s\n";
+  if (r.exhaustive) out << exhaustive_summary_text(*r.exhaustive);
+  out << "\n";
+
+  out << pad("category", 14) << pad("trials", 8) << pad("commits", 9) << pad("aborts", 8) << pad("false-c%", 10)
+      << pad("missed", 8) << pad("wrong", 7) << pad("int-err", 9) << pad("bad-skip", 10) << pad("skips-z3", 10) << pad("unknown", 9) << pad("discard", 9)
+      << "trials/s\n";
+  for (const CategoryResult& c : r.categories) {
+    const CategoryStats& s = c.stats;
+    out << pad(world_category_name(c.category), 14) << pad(std::to_string(s.trials), 8)
+        << pad(std::to_string(s.commits), 9) << pad(std::to_string(s.abort_count()), 8)
+        << pad(fixed(100 * s.false_conflict_rate(), 1), 10) << pad(std::to_string(s.missed_conflicts), 8)
+        << pad(std::to_string(s.wrong_results), 7) << pad(std::to_string(s.unexpected_errors), 9)
+        << pad(std::to_string(s.unjustified_skips), 10) << pad(std::to_string(s.skip_checks), 10)
+        << pad(std::to_string(s.unknown_count()), 9) << pad(std::to_string(s.discarded), 9)
+        << fixed(s.trials_per_second(), 0) << "\n";
+  }
+  std::map<std::string, size_t> aborts;
+  for (const CategoryResult& c : r.categories) {
+    for (const auto& [name, n] : c.stats.aborts) aborts[name] += n;
+  }
+  if (!aborts.empty()) {
+    out << "aborts by exception:";
+    for (const auto& [name, n] : aborts) out << " " << name << "=" << n;
+    out << "\n";
+  }
+  std::map<std::string, size_t> unknowns;
+  for (const CategoryResult& c : r.categories) {
+    for (const auto& [reason, n] : c.stats.z3_unknowns) unknowns[reason] += n;
+  }
+  for (const auto& [reason, n] : unknowns) out << "Z3 unknown (never a proof: the skip is reported, not trusted) x" << n << ": " << reason << "\n";
+  if (r.cross_check) {
+    out << "\n";
+    r.cross_check->print(out);
+  }
+  for (const ProofGroupResult& p : r.proofs) {
+    out << "\nproofs: " << p.group << ": " << (p.failed ? "FAILED" : "as expected") << " (" << fixed(p.seconds, 1) << " s)\n";
+    if (p.failed) out << without_proved_lines(p.text);
+  }
+  if (!r.mutants.empty()) {
+    out << "\n" << pad("mutant", 24) << pad("verdict", 10) << pad("trials", 8) << pad("seconds", 9) << "killed by / counterexample\n";
+    for (const MutantResult& m : r.mutants) {
+      out << pad(mutant_name(m.mutant), 24) << pad(m.killed() ? "killed" : "SURVIVED", 10) << pad(std::to_string(m.trials), 8)
+          << pad(fixed(m.seconds, 2), 9) << (m.killed() ? killed_by_text(m) + ": " + m.headline : std::string("-")) << "\n";
+    }
+  }
+  for (const CategoryResult& c : r.categories) {
+    if (c.finding) out << "\n== explorer finding (" << world_category_name(c.category) << ") ==\n" << c.finding->report;
+  }
+  for (const CorpusFileResult& c : r.corpus) {
+    if (!c.problems.empty()) out << "\n== corpus " << c.file << " ==\n" << c.report;
+  }
+  if (!r.per_file.first_failure.empty()) out << "\n== per-file finding ==\n" << r.per_file.first_failure;
+  const std::vector<std::string> failures = r.failures();
+  out << "\n" << (failures.empty() ? "GATE PASSED" : "GATE FAILED") << "\n";
+  for (const std::string& f : failures) out << "  " << f << "\n";
+  return out.str();
+}
+
+nlohmann::json gate_report_json(const GateReport& r) {
+  nlohmann::json j;
+  j["seed"] = r.seed;
+  j["shard"] = {{"index", r.shard.index}, {"count", r.shard.count}};
+  j["seconds"] = r.seconds;
+  j["outcome"] = r.outcome() == GateOutcome::Pass ? "pass" : "fail";
+  j["failures"] = r.failures();
+  for (const CorpusFileResult& c : r.corpus) j["corpus"].push_back({{"file", c.file}, {"problems", c.problems}});
+  j["perFile"] = {{"cases", r.per_file.cases}, {"decisions", r.per_file.decisions},
+                  {"failingCases", r.per_file.failing_cases}, {"seconds", r.per_file.seconds}};
+  for (const CategoryResult& c : r.categories) {
+    const CategoryStats& s = c.stats;
+    nlohmann::json cj = {{"category", world_category_name(c.category)}, {"trials", s.trials}, {"commits", s.commits},
+                         {"aborts", s.aborts}, {"falseConflicts", s.false_conflicts},
+                         {"falseConflictRate", s.false_conflict_rate()}, {"missedConflicts", s.missed_conflicts},
+                         {"wrongResults", s.wrong_results}, {"unexpectedErrors", s.unexpected_errors},
+                         {"firstUnexpectedError", s.first_unexpected_error},
+                         {"unjustifiedSkips", s.unjustified_skips}, {"skipChecks", s.skip_checks},
+                         {"z3Unknowns", s.unknown_count()}, {"z3UnknownReasons", s.z3_unknowns}, {"discarded", s.discarded}, {"shapes", s.shapes},
+                         {"trialsPerSecond", s.trials_per_second()}};
+    if (c.finding) cj["finding"] = {{"headline", c.finding->headline}, {"seed", c.finding->seed}, {"scenario", c.finding->scenario_text}};
+    j["categories"].push_back(cj);
+  }
+  if (r.exhaustive) {
+    j["exhaustive"] = {{"comparisons", r.exhaustive->comparisons()}, {"disagreements", r.exhaustive->disagreements()},
+                       {"unknowns", r.exhaustive->unknowns()}, {"seconds", r.exhaustive->seconds}};
+  }
+  if (r.cross_check) j["crossCheck"] = r.cross_check->json();
+  for (const ProofGroupResult& p : r.proofs) j["proofs"].push_back({{"group", p.group}, {"failed", p.failed}, {"seconds", p.seconds}});
+  for (const MutantResult& m : r.mutants) {
+    j["mutants"].push_back({{"mutant", mutant_name(m.mutant)}, {"killed", m.killed()}, {"killedBy", killed_by_text(m)},
+                            {"trials", m.trials}, {"seconds", m.seconds}, {"headline", m.headline}});
+  }
+  return j;
+}
+
+std::vector<std::string> write_gate_findings(const GateReport& r, const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  std::vector<std::string> written;
+  const auto write = [&](const std::string& name, const std::string& content) {
+    const std::string path = (std::filesystem::path(dir) / name).string();
+    std::ofstream(path) << content;
+    written.push_back(path);
+  };
+  for (const CategoryResult& c : r.categories) {
+    if (c.finding) write(std::string("explorer-") + world_category_name(c.category) + ".scn", c.finding->scenario_text);
+  }
+  for (const MutantResult& m : r.mutants) {
+    if (m.killed() && !m.replay_file.empty()) write(m.replay_file, m.replay_content);
+  }
+  return written;
+}
+
+}  // namespace skipsound

@@ -1,0 +1,135 @@
+#include "proofs/mutant_hunt.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+
+#include "proofs/parallel_trials.h"
+#include "proofs/per_file_hunt.h"
+
+namespace skipsound {
+
+namespace {
+
+using generators::WorldCategory;
+
+constexpr size_t kShrinkLimit = 300;
+constexpr size_t kMinimumPerFileCases = 2000;
+
+std::optional<std::string> proof_counterexample(const ProveSummary& s) {
+  for (const RuleProof& p : s.rules) {
+    if (p.result.verdict == smt::TheoremVerdict::Counterexample) {
+      return "rule " + p.result.rule + " (" + p.result.type + "): COUNTEREXAMPLE " +
+             (p.result.counterexample ? p.result.counterexample->predicate : std::string());
+    }
+  }
+  return std::nullopt;
+}
+
+MutantResult hunt_with_explorer(Mutant mutant, const GateOptions& o, const GateBudget& b, const GateProgress& progress) {
+  MutantResult r;
+  r.mutant = mutant;
+  const parallel::Stopwatch clock;
+  ExploreOptions e;
+  e.seed = o.seed;
+  e.categories = o.categories;
+  e.mutant = mutant;
+  e.threads = o.threads;
+  e.shard = o.shard;
+  e.stop_at_first_finding = true;
+  e.shrink_trial_limit = kShrinkLimit;
+  e.trials_per_category = b.trials_per_category;
+  if (b.seconds_per_category) e.seconds_per_category = *b.seconds_per_category / 2;
+  // Value-moving and mixed worlds are where conflict mutants usually show: try them first.
+  if (e.categories.empty()) {
+    e.categories = generators::all_world_categories();
+    std::stable_partition(e.categories.begin(), e.categories.end(), [](WorldCategory c) {
+      return c == WorldCategory::ValueMoving || c == WorldCategory::Mixed;
+    });
+  }
+  const auto results = explore(e, [&](WorldCategory c, size_t done, size_t) {
+    if (progress) progress(std::string("mutant ") + mutant_name(mutant), std::string(world_category_name(c)) + " " + std::to_string(done));
+  });
+  for (const CategoryResult& c : results) {
+    r.trials += c.stats.trials;
+    if (c.finding) {
+      r.killed_by = MutantKill::Explorer;
+      r.explorer_category = c.category;
+      r.trials -= c.stats.trials - c.finding->trials_to_find;
+      r.headline = c.finding->headline;
+      r.report = c.finding->report;
+      r.replay_file = std::string("mutant-") + mutant_name(mutant) + ".scn";
+      r.replay_content = c.finding->scenario_text;
+    }
+  }
+  r.seconds = clock.seconds();
+  return r;
+}
+
+// Per-file cases first; a kill there comes with a shrunk corpus case.
+MutantResult hunt_with_per_file_cases(Mutant mutant, const GateOptions& o, const GateBudget& b) {
+  MutantResult r;
+  r.mutant = mutant;
+  const PerFileHunt hunt =
+      hunt_per_file({.seed = o.seed,
+                     .mutant = mutant,
+                     .cases = std::max<size_t>(std::min(b.file_cases, SIZE_MAX / 2) * 2, kMinimumPerFileCases),
+                     .seconds = b.file_seconds,
+                     .threads = o.threads,
+                     .stop_at_first = true},
+                    {});
+  r.trials = hunt.result.cases;
+  if (!hunt.first_failing) return r;
+  const PerFileCounterexample cx = shrink_file_case(case_seed(o.seed, mutant, *hunt.first_failing), mutant);
+  r.killed_by = MutantKill::PerFileProperties;
+  r.trials = *hunt.first_failing + 1;
+  r.headline = cx.headline;
+  r.report = cx.report;
+  r.replay_file = std::string("mutant-") + mutant_name(mutant) + ".json";
+  r.replay_content = cx.corpus_json;
+  return r;
+}
+
+void hunt_with_proofs(MutantResult& r) {
+  const ProveSummary summary = prove_rule_theorems(r.mutant);
+  if (auto cx = proof_counterexample(summary)) {
+    r.killed_by = MutantKill::SymbolicProofs;
+    r.headline = *cx;
+    r.report = summary_to_text(summary);
+  }
+}
+
+}  // namespace
+
+ProveSummary prove_rule_theorems(Mutant mutant) {
+  ProveOptions options;
+  options.mutant = mutant;
+  options.exactness = false;
+  return prove_all(options);
+}
+
+MutantResult hunt_mutant(Mutant mutant, const GateOptions& o, const GateBudget& b, const GateProgress& progress) {
+  if (is_conflict_mutant(mutant)) return hunt_with_explorer(mutant, o, b, progress);
+  const parallel::Stopwatch clock;
+  MutantResult r = hunt_with_per_file_cases(mutant, o, b);
+  if (!r.killed() && o.proofs) hunt_with_proofs(r);
+  if (!r.killed()) {
+    MutantResult by_explorer = hunt_with_explorer(mutant, o, b, progress);
+    by_explorer.trials += r.trials;
+    r = std::move(by_explorer);
+  }
+  r.seconds = clock.seconds();
+  return r;
+}
+
+std::string killed_by_text(const MutantResult& r) {
+  switch (r.killed_by) {
+    case MutantKill::Survived: return "";
+    case MutantKill::PerFileProperties: return "per-file properties";
+    case MutantKill::SymbolicProofs: return "symbolic proofs";
+    case MutantKill::Explorer: return std::string("explorer (") + world_category_name(r.explorer_category) + ")";
+  }
+  return "";
+}
+
+}  // namespace skipsound
