@@ -28,7 +28,7 @@ rc::Gen<FileChoices> file_choices() {
                                                          {1, StatsHistory::RecomputedThenDeleted}});
   auto deletes = vector_of<bool>(1, 8, rc::gen::weightedElement<bool>({{2, false}, {1, true}}));
   auto drops = rc::gen::weightedOneOf<std::vector<int>>(
-      {{3, rc::gen::just(std::vector<int>())}, {1, vector_of<int>(1, 3, rc::gen::inRange(0, 1000))}});
+      {{3, rc::gen::just(std::vector<int>())}, {1, vector_of<int>(1, 3, uniform_in(0, 1000))}});
   return rc::gen::apply(
       [](StatsHistory h, bool tight, std::vector<bool> d1, std::vector<bool> d2, std::vector<int> dr) {
         return FileChoices{h, tight, std::move(d1), std::move(d2), std::move(dr)};

@@ -102,7 +102,7 @@ rc::Gen<ExprPtr> like(const ContextPtr& ctx) {
           const std::string p = shape <= 4 ? s + "%" : shape == 5 ? "%" + s : shape == 6 ? s : s + "_";
           return make_literal(Value::string(p));
         },
-        literal_for(leaf, ctx->file), rc::gen::inRange(0, 8));
+        literal_for(leaf, ctx->file), uniform_in(0, 8));
     return rc::gen::apply(
         [leaf](ExprPtr p, bool negated) {
           ExprPtr e = make_like(column(leaf), p);
@@ -130,7 +130,7 @@ rc::Gen<ExprPtr> boolean_column(const ContextPtr& ctx) {
         if (shape == 0) return column(leaf);
         return make_compare(CompareOp::Eq, column(leaf), make_literal(Value::boolean(shape == 1)));
       },
-      rc::gen::elementOf(ctx->booleans), rc::gen::inRange(0, 3));
+      rc::gen::elementOf(ctx->booleans), uniform_in(0, 3));
 }
 
 rc::Gen<ExprPtr> literal_only() {
@@ -170,7 +170,7 @@ rc::Gen<ExprPtr> computed_numeric(const ContextPtr& ctx) {
           }
           return make_compare(op, lhs, literal);
         },
-        rc::gen::inRange(0, 3), any_compare_op(), literal_of(ctx, leaf));
+        uniform_in(0, 3), any_compare_op(), literal_of(ctx, leaf));
   });
 }
 

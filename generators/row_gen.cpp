@@ -63,7 +63,7 @@ rc::Gen<std::vector<Row>> rows_of_count(const TableShape& table, std::size_t row
 
 rc::Gen<std::vector<Row>> rows_for(const TableShape& table) {
   auto count = rc::gen::weightedOneOf<std::size_t>(
-      {{1, rc::gen::just<std::size_t>(0)}, {12, rc::gen::inRange<std::size_t>(1, 9)}});
+      {{1, rc::gen::just<std::size_t>(0)}, {12, uniform_in<std::size_t>(1, 9)}});
   return rc::gen::mapcat(count, [table](std::size_t n) { return rows_of_count(table, n); });
 }
 

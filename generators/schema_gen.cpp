@@ -69,7 +69,7 @@ rc::Gen<StatsConfig> stats_config_for(const Schema& schema) {
   // Partition columns: each top-level primitive column with probability 1/6, but never all of
   // the schema's leaves, so a data column always remains.
   auto partitions = rc::gen::map(
-      rc::gen::container<std::vector<int>>(partition_candidates.size(), rc::gen::inRange(0, 6)),
+      rc::gen::container<std::vector<int>>(partition_candidates.size(), uniform_in(0, 6)),
       [partition_candidates, total = schema.leaves().size()](const std::vector<int>& dice) {
         std::vector<std::string> chosen;
         for (size_t i = 0; i < dice.size(); ++i) {

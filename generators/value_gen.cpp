@@ -76,7 +76,7 @@ rc::Gen<int64_t> int64_in(int64_t lo, int64_t hi_inclusive) {
   if (lo == std::numeric_limits<int64_t>::min() && hi_inclusive == std::numeric_limits<int64_t>::max()) {
     return rc::gen::arbitrary<int64_t>();
   }
-  return rc::gen::inRange<int64_t>(lo, hi_inclusive + 1);
+  return uniform_in<int64_t>(lo, hi_inclusive + 1);
 }
 
 rc::Gen<Value> random_integral(TypeKind kind) {
@@ -89,7 +89,7 @@ rc::Gen<Value> random_floating(TypeKind kind) {
     return Value::floating(kind, kind == TypeKind::Float ? static_cast<double>(static_cast<float>(d)) : d);
   };
   return rc::gen::map(
-      rc::gen::oneOf(rc::gen::map(rc::gen::inRange(-8, 9), [](int v) { return v / 2.0; }),
+      rc::gen::oneOf(rc::gen::map(uniform_in(-8, 9), [](int v) { return v / 2.0; }),
                      rc::gen::arbitrary<double>()),
       narrow);
 }
@@ -104,7 +104,7 @@ rc::Gen<Value> random_timestamp(TypeKind kind) {
   auto seconds = rc::gen::oneOf(int64_in(-2, 2), int64_in(kFirstSecond, kLastSecond - 1));
   auto fraction = rc::gen::oneOf(
       rc::gen::element<int64_t>(0, 1, 999, 1000, 1001, 999'000, 999'999),
-      rc::gen::map(rc::gen::inRange(0, 1000), [](int ms) { return int64_t{ms} * 1000; }),
+      rc::gen::map(uniform_in(0, 1000), [](int ms) { return int64_t{ms} * 1000; }),
       int64_in(0, 999'999));
   return rc::gen::apply(
       [kind](int64_t s, int64_t f) { return Value::integral(kind, s * kMicrosPerSecond + f); },
@@ -119,7 +119,7 @@ rc::Gen<Value> random_decimal(const DataType& type) {
 
 rc::Gen<Value> random_binary() {
   return rc::gen::map(
-      vector_of<int>(0, 3, rc::gen::inRange(0, 256)),
+      vector_of<int>(0, 3, uniform_in(0, 256)),
       [](const std::vector<int>& bytes) {
         std::string s;
         for (int b : bytes) s.push_back(static_cast<char>(b));
@@ -168,9 +168,9 @@ rc::Gen<std::string> utf8_string() {
   // code points truncation treats specially.
   auto code_point = rc::gen::weightedOneOf<char32_t>(
       {{6, rc::gen::element<char32_t>(U'a', U'b')}, {1, rc::gen::elementOf(string_alphabet())}});
-  auto length = rc::gen::weightedOneOf<int>({{3, rc::gen::inRange(0, 5)},
+  auto length = rc::gen::weightedOneOf<int>({{3, uniform_in(0, 5)},
                                              {2, rc::gen::element(31, 32, 33, 64, 65)},
-                                             {1, rc::gen::inRange(0, 71)}});
+                                             {1, uniform_in(0, 71)}});
   return rc::gen::map(
       rc::gen::mapcat(length,
                       [code_point](int n) {

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "model/values/enum_names.h"
+#include "generators/combinators.h"
 
 namespace skipsound::generators {
 
@@ -32,26 +33,26 @@ Context context_of(const World& w) {
 }
 
 // True with probability 1/n; shrinks towards false, so a shrunk world drops the optional parts.
-bool one_in(int n) { return *rc::gen::inRange(0, n) == n - 1; }
+bool one_in(int n) { return *uniform_in(0, n) == n - 1; }
 
 // A value of x next to the table's own values (a boundary of some file's stats), else anywhere.
 int boundary_x(const Context& c) {
-  if (c.xs.empty() || one_in(4)) return *rc::gen::inRange(0, kMaxX + 1);
-  return *rc::gen::elementOf(c.xs) + *rc::gen::inRange(-1, 2);
+  if (c.xs.empty() || one_in(4)) return *uniform_in(0, kMaxX + 1);
+  return *rc::gen::elementOf(c.xs) + *uniform_in(-1, 2);
 }
 
 std::string partition_value() { return *rc::gen::elementOf(kPartitionValues); }
 
 std::string x_atom(const Context& c) {
   const int v = boundary_x(c);
-  switch (*rc::gen::inRange(0, 10)) {
+  switch (*uniform_in(0, 10)) {
     case 0: return "x > " + std::to_string(v);
     case 1: return "x >= " + std::to_string(v);
     case 2: return "x < " + std::to_string(v);
     case 3: return "x <= " + std::to_string(v);
     case 4: return "x = " + std::to_string(v);
     case 5: return "x <> " + std::to_string(v);
-    case 6: return "x BETWEEN " + std::to_string(v) + " AND " + std::to_string(v + *rc::gen::inRange(0, 6));
+    case 6: return "x BETWEEN " + std::to_string(v) + " AND " + std::to_string(v + *uniform_in(0, 6));
     case 7: return "x IN (" + std::to_string(v) + ", " + std::to_string(boundary_x(c)) + ")";
     case 8: return one_in(2) ? "x IS NULL" : "x IS NOT NULL";
     default: return "NOT (x > " + std::to_string(v) + ")";
@@ -59,12 +60,12 @@ std::string x_atom(const Context& c) {
 }
 
 std::string id_atom(const Context& c) {
-  const int64_t k = c.ids.empty() ? 1 : *rc::gen::elementOf(c.ids) + *rc::gen::inRange(0, 2);
+  const int64_t k = c.ids.empty() ? 1 : *rc::gen::elementOf(c.ids) + *uniform_in(0, 2);
   return (one_in(2) ? "id < " : "id >= ") + std::to_string(k);
 }
 
 std::string p_atom() {
-  switch (*rc::gen::inRange(0, 3)) {
+  switch (*uniform_in(0, 3)) {
     case 0: return "p = '" + partition_value() + "'";
     case 1: return "p IN ('" + partition_value() + "', '" + partition_value() + "')";
     default: return "p <> '" + partition_value() + "'";
@@ -79,7 +80,7 @@ std::string atom(const Context& c, bool prefer_partition) {
 }
 
 std::string predicate(const Context& c, bool prefer_partition = false) {
-  switch (*rc::gen::inRange(0, 4)) {
+  switch (*uniform_in(0, 4)) {
     case 0:
     case 1: return atom(c, prefer_partition);
     case 2: return atom(c, prefer_partition) + " AND " + atom(c, false);
@@ -102,7 +103,7 @@ std::string rows_json(const std::vector<WorldRow>& rows) {
 // New ids never collide: transaction t inserts ids 1000 * (t + 1) + j.
 std::vector<WorldRow> new_rows(const Context& c, size_t txn, int max_rows) {
   std::vector<WorldRow> rows;
-  const int n = *rc::gen::inRange(1, max_rows + 1);
+  const int n = *uniform_in(1, max_rows + 1);
   for (int j = 0; j < n; ++j) rows.push_back(new_row(c, 1000 * static_cast<int64_t>(txn + 1) + j, partition_value()));
   return rows;
 }
@@ -128,7 +129,7 @@ std::string merge_op(const Context& c, size_t txn) {
 }
 
 std::string optimize_op() {
-  switch (*rc::gen::inRange(0, 3)) {
+  switch (*uniform_in(0, 3)) {
     case 0: return "OPTIMIZE";
     case 1: return "OPTIMIZE CLUSTER BY x";
     default: return "OPTIMIZE CLUSTER BY x ROWS PER FILE 2";
@@ -136,7 +137,7 @@ std::string optimize_op() {
 }
 
 std::string any_write(const Context& c, size_t txn, bool prefer_partition = false) {
-  switch (*rc::gen::inRange(0, 10)) {
+  switch (*uniform_in(0, 10)) {
     case 0:
     case 1: return insert_op(c, txn);
     case 2:
@@ -160,17 +161,17 @@ WorldTransaction plain_transaction(const Context& c, size_t txn, int select_one_
 }
 
 std::vector<WorldFile> initial_files(const World& w) {
-  std::vector<WorldFile> files(*rc::gen::inRange<size_t>(1, 5));
+  std::vector<WorldFile> files(*uniform_in<size_t>(1, 5));
   int64_t next_id = 1;
   for (size_t k = 0; k < files.size(); ++k) {
     const std::string p = w.partitioned ? kPartitionValues[k % kPartitionValues.size()] : "";
-    const int rows = *rc::gen::inRange(1, 5);
+    const int rows = *uniform_in(1, 5);
     for (int j = 0; j < rows; ++j) {
       WorldRow r{next_id++, std::nullopt, w.partitioned ? p : partition_value()};
       if (w.clustered) {
-        r.x = static_cast<int>(k) * kBandWidth + *rc::gen::inRange(0, kBandWidth);
+        r.x = static_cast<int>(k) * kBandWidth + *uniform_in(0, kBandWidth);
       } else if (!one_in(10)) {
-        r.x = *rc::gen::inRange(0, kMaxX + 1);
+        r.x = *uniform_in(0, kMaxX + 1);
       }
       files[k].rows.push_back(r);
     }
@@ -187,12 +188,12 @@ std::string band_predicate(size_t band) {
 // Transaction t works in x band t only: its reads and its writes stay there.
 WorldTransaction disjoint_transaction(const Context& c, size_t txn) {
   const int lo = static_cast<int>(txn) * kBandWidth;
-  const auto band_x = [&] { return std::to_string(lo + *rc::gen::inRange(0, kBandWidth)); };
+  const auto band_x = [&] { return std::to_string(lo + *uniform_in(0, kBandWidth)); };
   WorldTransaction t;
-  switch (*rc::gen::inRange(0, 3)) {
+  switch (*uniform_in(0, 3)) {
     case 0: {
       std::vector<WorldRow> rows = new_rows(c, txn, 3);
-      for (WorldRow& r : rows) r.x = lo + *rc::gen::inRange(0, kBandWidth);
+      for (WorldRow& r : rows) r.x = lo + *uniform_in(0, kBandWidth);
       t.operations.push_back("INSERT " + rows_json(rows));
       break;
     }
@@ -210,26 +211,26 @@ std::vector<WorldTransaction> value_moving_pair(const Context& c) {
   }
   // Draw an index, never a pointer: shrinking replays the draw on a later copy of the world.
   const WorldRow& moved =
-      rows.empty() ? c.world->files.front().rows.front() : *rows[*rc::gen::inRange<size_t>(0, rows.size())];
+      rows.empty() ? c.world->files.front().rows.front() : *rows[*uniform_in<size_t>(0, rows.size())];
   const int old_x = moved.x.value_or(0);
   const bool into = !one_in(2);
   const bool greater = one_in(2);
-  const int gap = *rc::gen::inRange(0, 3);
+  const int gap = *uniform_in(0, 3);
   // "x > t" holds for the new value and not the old one (into), or the reverse (out of).
   int threshold = 0;
   int new_x = 0;
   if (greater) {
     threshold = into ? old_x + gap : old_x - 1 - gap;
-    new_x = into ? threshold + 1 + *rc::gen::inRange(0, 3) : threshold - *rc::gen::inRange(0, 3);
+    new_x = into ? threshold + 1 + *uniform_in(0, 3) : threshold - *uniform_in(0, 3);
   } else {
     threshold = into ? old_x - gap : old_x + 1 + gap;
-    new_x = into ? threshold - 1 - *rc::gen::inRange(0, 3) : threshold + *rc::gen::inRange(0, 3);
+    new_x = into ? threshold - 1 - *uniform_in(0, 3) : threshold + *uniform_in(0, 3);
   }
   WorldTransaction mover;
   mover.operations.push_back("UPDATE SET x = " + std::to_string(new_x) + " WHERE id = " + std::to_string(moved.id));
   WorldTransaction reader;
   const std::string condition = std::string("x ") + (greater ? "> " : "< ") + std::to_string(threshold);
-  switch (*rc::gen::inRange(0, 3)) {
+  switch (*uniform_in(0, 3)) {
     case 0: reader.operations.push_back("DELETE WHERE " + condition); break;
     case 1: reader.operations.push_back("UPDATE SET x = " + std::to_string(threshold) + " WHERE " + condition); break;
     default:
@@ -244,13 +245,14 @@ std::vector<WorldTransaction> value_moving_pair(const Context& c) {
 std::vector<size_t> commit_order(size_t n) {
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
-  for (size_t i = n; i-- > 1;) std::swap(order[i], order[*rc::gen::inRange<size_t>(0, i + 1)]);
+  for (size_t i = n; i-- > 1;) std::swap(order[i], order[*uniform_in<size_t>(0, i + 1)]);
   return order;
 }
 
 void draw_table(World& w) {
   const WorldCategory c = w.category;
-  w.partitioned = c == WorldCategory::Partitioned || (c == WorldCategory::Mixed && one_in(3));
+  // Every category but the disjoint bands sees partitioned tables and deletion vectors too.
+  w.partitioned = c == WorldCategory::Partitioned || (c != WorldCategory::Disjoint && one_in(3));
   w.deletion_vectors = c == WorldCategory::WideDv || (c != WorldCategory::Disjoint && one_in(3));
   w.clustered = c == WorldCategory::Disjoint || one_in(3);
   w.files = initial_files(w);
@@ -268,7 +270,7 @@ std::vector<WorldTransaction> draw_transactions(const World& w) {
     if (one_in(3)) txns.push_back(plain_transaction(c, 2, 3));
     return txns;
   }
-  const size_t n = *rc::gen::inRange<size_t>(2, cat == WorldCategory::Disjoint ? 4 : 5);
+  const size_t n = *uniform_in<size_t>(2, cat == WorldCategory::Disjoint ? 4 : 5);
   std::vector<WorldTransaction> txns;
   for (size_t t = 0; t < n; ++t) {
     switch (cat) {
@@ -285,9 +287,9 @@ std::vector<WorldTransaction> draw_transactions(const World& w) {
       default: txns.push_back(plain_transaction(c, t, 4)); break;
     }
   }
-  const size_t special = *rc::gen::inRange<size_t>(0, n);
+  const size_t special = *uniform_in<size_t>(0, n);
   if (cat == WorldCategory::WholeTable) {
-    switch (*rc::gen::inRange(0, 3)) {
+    switch (*uniform_in(0, 3)) {
       case 0: txns[special].whole_table_read = true; break;
       case 1: txns[special].operations = {"DELETE"}; break;
       default: txns[special].operations = {"UPDATE SET x = " + std::to_string(boundary_x(c))}; break;
@@ -296,7 +298,11 @@ std::vector<WorldTransaction> draw_transactions(const World& w) {
     txns[special] = WorldTransaction{{insert_op(c, special)}, false, true, false};
   } else if (cat == WorldCategory::MissingStats) {
     for (WorldTransaction& t : txns) t.no_stats = one_in(2);
-  } else if (cat == WorldCategory::Mixed) {
+  }
+  if (cat != WorldCategory::Disjoint && cat != WorldCategory::Mixed && one_in(8)) {
+    txns[*uniform_in<size_t>(0, n)].whole_table_read = true;
+  }
+  if (cat == WorldCategory::Mixed) {
     for (WorldTransaction& t : txns) {
       t.whole_table_read = one_in(8);
       t.not_blind = one_in(6);
@@ -305,10 +311,6 @@ std::vector<WorldTransaction> draw_transactions(const World& w) {
   }
   return txns;
 }
-
-}  // namespace
-
-namespace {
 
 constexpr EnumNames kWorldCategoryNames{std::to_array<EnumName<WorldCategory>>({
     {WorldCategory::Disjoint, "disjoint"},
