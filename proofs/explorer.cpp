@@ -420,4 +420,8 @@ std::vector<CategoryResult> explore(const ExploreOptions& options, const Explore
   return results;
 }
 
+generators::World trial_world(uint64_t master_seed, WorldCategory category, size_t global_index) {
+  return generate(category, trial_seed(master_seed, category, global_index)).value();
+}
+
 }  // namespace skipsound

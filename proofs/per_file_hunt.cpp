@@ -55,6 +55,10 @@ uint64_t case_seed(uint64_t master, Mutant mutant, size_t index) {
                     generators::WorldCategory::Mixed, index);
 }
 
+generators::FileCase hunt_file_case(uint64_t master, Mutant mutant, size_t index) {
+  return file_case_at(case_seed(master, mutant, index), mutant).value();
+}
+
 PerFileHunt hunt_per_file(const PerFileHuntOptions& o, const GateProgress& progress) {
   const parallel::Stopwatch clock;
   PerFileHunt hunt;

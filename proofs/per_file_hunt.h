@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "generators/file_case.h"
 #include "model/mutants/mutant.h"
 #include "proofs/cross_check.h"
 #include "proofs/gate.h"
@@ -14,6 +15,8 @@ namespace skipsound {
 
 // Case i of a hunt under `mutant` is generated from this seed, whatever the threads.
 uint64_t case_seed(uint64_t master, Mutant mutant, size_t index);
+// The case a hunt draws as case i (generation only: on the calling thread).
+generators::FileCase hunt_file_case(uint64_t master, Mutant mutant, size_t index);
 
 struct PerFileHunt {
   PerFileResult result;
