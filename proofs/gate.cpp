@@ -83,6 +83,15 @@ rc::Shrinkable<generators::FileCase> file_case_at(uint64_t seed, Mutant mutant) 
 
 PerFileOptions per_file_options(Mutant mutant) { return PerFileOptions{mutant, OracleUse::Sampled}; }
 
+// The per-file oracle: the interval procedure first (Z3 outside its fragment, and on every
+// `stride`-th of its answers as a check), or Z3 alone.
+smt::OracleOptions per_file_oracle(bool intervals, size_t stride) {
+  smt::OracleOptions options;
+  options.intervals_first = intervals;
+  options.interval_cross_check_stride = stride;
+  return options;
+}
+
 struct PerFileHunt {
   PerFileResult result;
   std::optional<size_t> first_failing;  // case index
@@ -107,14 +116,15 @@ void cross_check_case(const CaseCheck& check, size_t index, CrossChecker& checke
 }
 
 PerFileHunt hunt_per_file(uint64_t seed, Mutant mutant, size_t count, std::optional<double> seconds, unsigned threads,
-                          bool stop_at_first, const GateProgress& progress, CrossChecker* cross_check = nullptr) {
+                          bool stop_at_first, bool intervals, const GateProgress& progress,
+                          CrossChecker* cross_check = nullptr) {
   const Clock::time_point start = Clock::now();
   PerFileHunt hunt;
   std::mutex lock;
   std::atomic<bool> stop{false};
   std::atomic<size_t> done{0};
   const auto worker = [&](size_t first) {
-    smt::Oracle oracle;
+    smt::Oracle oracle(per_file_oracle(intervals, kIntervalCrossCheckStride));
     std::optional<smt::Oracle> recording;  // for the cases cross-checked: only they pay for the text
     if (cross_check) recording.emplace(recording_queries());
     for (size_t i = first; i < count && !stop; i += threads) {
@@ -137,6 +147,9 @@ PerFileHunt hunt_per_file(uint64_t seed, Mutant mutant, size_t count, std::optio
       }
       if (progress && ++done % 50 == 0) progress("per-file", std::to_string(done) + " cases");
     }
+    std::lock_guard<std::mutex> guard(lock);
+    hunt.result.oracle += oracle.counters();
+    if (recording) hunt.result.oracle += recording->counters();
   };
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
@@ -157,8 +170,9 @@ struct PerFileCounterexample {
   std::string corpus_json;
 };
 
-PerFileCounterexample shrink_file_case(uint64_t seed, Mutant mutant) {
-  smt::Oracle oracle;
+PerFileCounterexample shrink_file_case(uint64_t seed, Mutant mutant, bool intervals) {
+  // Every interval answer checked by Z3: a disagreement found on a sample shows on every shrink.
+  smt::Oracle oracle(per_file_oracle(intervals, 1));
   rc::Shrinkable<generators::FileCase> current = file_case_at(seed, mutant);
   size_t tried = 0;
   for (bool progressed = true; progressed && tried < kShrinkLimit;) {
@@ -276,10 +290,10 @@ MutantResult hunt_mutant(Mutant mutant, const GateOptions& o, const Budget& b, c
   const Clock::time_point start = Clock::now();
   MutantResult r;
   r.mutant = mutant;
-  const PerFileHunt hunt = hunt_per_file(o.seed, mutant, std::max<size_t>(std::min(b.file_cases, SIZE_MAX / 2) * 2, 2000), b.file_seconds, o.threads, true, {});
+  const PerFileHunt hunt = hunt_per_file(o.seed, mutant, std::max<size_t>(std::min(b.file_cases, SIZE_MAX / 2) * 2, 2000), b.file_seconds, o.threads, true, o.interval_oracle, {});
   r.trials = hunt.result.cases;
   if (hunt.first_failing) {
-    const PerFileCounterexample cx = shrink_file_case(case_seed(o.seed, mutant, *hunt.first_failing), mutant);
+    const PerFileCounterexample cx = shrink_file_case(case_seed(o.seed, mutant, *hunt.first_failing), mutant, o.interval_oracle);
     r.killed = true;
     r.killed_by = "per-file properties";
     r.trials = *hunt.first_failing + 1;
@@ -372,9 +386,11 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
   if (o.cross_check) cross_check.emplace(*o.cross_check, o.cross_check_dir);
   CrossChecker* checker = cross_check ? &*cross_check : nullptr;
   PerFileHunt per_file = hunt_per_file(o.seed, Mutant::None, budget.file_cases, budget.file_seconds, o.threads, false,
-                                       progress, checker);
+                                       o.interval_oracle, progress, checker);
   if (per_file.first_failing) {
-    per_file.result.first_failure = shrink_file_case(case_seed(o.seed, Mutant::None, *per_file.first_failing), Mutant::None).report;
+    per_file.result.first_failure =
+        shrink_file_case(case_seed(o.seed, Mutant::None, *per_file.first_failing), Mutant::None, o.interval_oracle)
+            .report;
   }
   report.per_file = per_file.result;
 
@@ -433,6 +449,9 @@ std::string gate_summary_text(const GateReport& r) {
   out << "scenario corpus: " << r.corpus.size() << " files, " << corpus_failed << " differing\n";
   out << "per-file properties: " << r.per_file.cases << " cases, " << r.per_file.decisions << " decisions, "
       << r.per_file.failing_cases << " failing, " << fixed(r.per_file.seconds, 1) << " s\n";
+  const smt::OracleCounters& asked = r.per_file.oracle;
+  out << "  oracle queries: " << asked.by_intervals << " by the interval procedure (" << asked.cross_checked
+      << " of them re-asked of Z3), " << asked.by_z3 << " by Z3\n";
   if (r.exhaustive) out << exhaustive_summary_text(*r.exhaustive);
   out << "\n";
 
@@ -500,7 +519,10 @@ nlohmann::json gate_report_json(const GateReport& r) {
   j["failures"] = r.failures();
   for (const CorpusFileResult& c : r.corpus) j["corpus"].push_back({{"file", c.file}, {"problems", c.problems}});
   j["perFile"] = {{"cases", r.per_file.cases}, {"decisions", r.per_file.decisions},
-                  {"failingCases", r.per_file.failing_cases}, {"seconds", r.per_file.seconds}};
+                  {"failingCases", r.per_file.failing_cases}, {"seconds", r.per_file.seconds},
+                  {"oracle", {{"byIntervals", r.per_file.oracle.by_intervals},
+                              {"crossChecked", r.per_file.oracle.cross_checked},
+                              {"byZ3", r.per_file.oracle.by_z3}}}};
   for (const CategoryResult& c : r.categories) {
     const CategoryStats& s = c.stats;
     nlohmann::json cj = {{"category", world_category_name(c.category)}, {"trials", s.trials}, {"commits", s.commits},
@@ -525,6 +547,10 @@ nlohmann::json gate_report_json(const GateReport& r) {
                             {"trials", m.trials}, {"seconds", m.seconds}, {"headline", m.headline}});
   }
   return j;
+}
+
+generators::FileCase per_file_case(uint64_t seed, Mutant mutant, size_t index) {
+  return file_case_at(case_seed(seed, mutant, index), mutant).value();
 }
 
 std::vector<std::string> write_gate_findings(const GateReport& r, const std::string& dir) {

@@ -35,6 +35,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "generators/file_case.h"
 #include "model/mutants/mutant.h"
 #include "proofs/exhaustive_cross_check.h"
 #include "proofs/explorer.h"
@@ -61,9 +62,14 @@ struct GateOptions {
   // of one per-file case in kCrossCheckCaseStride; nullopt = no cross-check.
   std::optional<smt::SecondSolverOptions> cross_check;
   std::string cross_check_dir;  // where disagreeing queries go; empty = a temporary folder
+  // The per-file oracle tries smt/interval_decider.h before Z3 (--oracle-engine); false: Z3 only.
+  bool interval_oracle = true;
 };
 
 inline constexpr size_t kCrossCheckCaseStride = 10;
+// Every this-many interval answers of a per-file oracle are re-asked of Z3 (a difference fails
+// the gate as an oracle error).
+inline constexpr size_t kIntervalCrossCheckStride = 50;
 
 struct CorpusFileResult {
   std::string file;
@@ -78,6 +84,7 @@ struct PerFileResult {
   size_t failing_cases = 0;
   std::string first_failure;  // Alive2-style report of the first failing case
   double seconds = 0;
+  smt::OracleCounters oracle;  // who answered the per-file queries
 };
 
 struct ProofGroupResult {
@@ -125,6 +132,9 @@ GateReport run_gate(const GateOptions& options, const GateProgress& progress = {
 
 std::string gate_summary_text(const GateReport& report);
 nlohmann::json gate_report_json(const GateReport& report);
+// The per-file phase's case `index` for a master seed and mutant (the benchmark draws the same).
+generators::FileCase per_file_case(uint64_t seed, Mutant mutant, size_t index);
+
 // One replayable file per finding: scenario files (.scn) and per-file corpus cases (.json).
 // Returns the paths written.
 std::vector<std::string> write_gate_findings(const GateReport& report, const std::string& dir);
