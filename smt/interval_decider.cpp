@@ -69,7 +69,7 @@ struct Column {
 
 bool supported(TypeKind k) {
   return k == TypeKind::Boolean || is_int64_backed(k) || is_floating(k) || k == TypeKind::Decimal ||
-         k == TypeKind::String;
+         k == TypeKind::String || k == TypeKind::Binary;
 }
 
 bool is_connective(const Expr& e) {
@@ -156,14 +156,17 @@ Candidates decimal_candidates(const DataType& type, const std::vector<Value>& po
   return out;
 }
 
-// Code-point order: "" is least, and s followed by U+0000 is the least string above s.
-Candidates string_candidates(const std::vector<Value>& points) {
-  std::vector<Value> out{Value::string("")};
+// Code-point (byte) order: "" is least, and s followed by U+0000 (byte 0) is the least value
+// above s.
+Candidates string_candidates(const DataType& type, const std::vector<Value>& points) {
+  const bool binary = type.kind == TypeKind::Binary;
+  const auto make = [&](std::string bytes) { return binary ? Value::binary(std::move(bytes)) : Value::string(std::move(bytes)); };
+  std::vector<Value> out{make("")};
   for (const Value& p : points) {
     const std::string& s = p.as_string();
-    if (!is_valid_utf8(s)) return std::nullopt;
+    if (!binary && !is_valid_utf8(s)) return std::nullopt;
     out.push_back(p);
-    out.push_back(Value::string(s + std::string(1, '\0')));
+    out.push_back(make(s + std::string(1, '\0')));
   }
   return out;
 }
@@ -176,7 +179,7 @@ Candidates non_null_candidates(const Column& c) {
   if (is_int64_backed(k)) return int64_candidates(c.type, c.points);
   if (is_floating(k)) return floating_candidates(c.type, c.points);
   if (k == TypeKind::Decimal) return decimal_candidates(c.type, c.points);
-  return string_candidates(c.points);
+  return string_candidates(c.type, c.points);
 }
 
 void add_allowance_points(const ColumnAllowance& a, std::vector<Value>& points) {
