@@ -20,13 +20,12 @@
 namespace skipsound {
 namespace {
 
-constexpr uint64_t kGateSeed = 1;  // the gate's default seed
 constexpr size_t kCases = 400;
 
 const std::vector<generators::FileCase>& gate_cases() {
   static const std::vector<generators::FileCase> cases = [] {
     std::vector<generators::FileCase> out;
-    for (size_t i = 0; i < kCases; ++i) out.push_back(per_file_case(kGateSeed, Mutant::None, i));
+    for (size_t i = 0; i < kCases; ++i) out.push_back(per_file_case(kDefaultGateSeed, Mutant::None, i));
     return out;
   }();
   return cases;

@@ -29,6 +29,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,8 @@
 namespace skipsound {
 
 inline constexpr size_t kDefaultTrialsPerCategory = 2000;
+// `skipsound gate` without --seed.
+inline constexpr uint64_t kDefaultGateSeed = 20240607;
 // The bounded exhaustive cross-check's slice in the gate: a few seconds.
 inline constexpr size_t kGateExhaustiveComparisons = 3000;
 
@@ -85,6 +88,7 @@ struct PerFileResult {
   std::string first_failure;  // Alive2-style report of the first failing case
   double seconds = 0;
   smt::OracleCounters oracle;  // who answered the per-file queries
+  std::map<std::string, size_t> outcomes;  // decisions by outcome_name ("kept", "missed-skip", ...)
 };
 
 struct ProofGroupResult {

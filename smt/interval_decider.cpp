@@ -141,17 +141,36 @@ Candidates floating_candidates(const DataType& type, const std::vector<Value>& p
   return out;
 }
 
+__int128 power_of_ten(int n) {
+  __int128 p = 1;
+  for (int i = 0; i < n; ++i) p *= 10;
+  return p;
+}
+
+// The greatest number of scale `scale` at or below d (exact comparisons may mix scales).
+std::optional<__int128> floor_at_scale(const Decimal& d, int scale) {
+  if (d.scale <= scale) {
+    const std::optional<Decimal> exact = rescale_decimal(d, scale);
+    if (!exact) return std::nullopt;
+    return exact->unscaled;
+  }
+  const __int128 divisor = power_of_ten(d.scale - scale);
+  __int128 quotient = d.unscaled / divisor;
+  if (d.unscaled % divisor != 0 && d.unscaled < 0) quotient -= 1;
+  return quotient;
+}
+
+// The column's values are the unscaled integers of at most `precision` digits: for each point,
+// the value at or below it and the one above that (one of them is the point when it is a value).
 Candidates decimal_candidates(const DataType& type, const std::vector<Value>& points) {
-  __int128 limit = 1;
-  for (int i = 0; i < type.precision; ++i) limit *= 10;
-  limit -= 1;
+  const __int128 limit = power_of_ten(type.precision) - 1;
   const auto make = [&](__int128 unscaled) { return Value::decimal(Decimal{unscaled, type.scale}, type.precision); };
   std::vector<Value> out{make(-limit)};
   for (const Value& p : points) {
-    const Decimal& d = p.as_decimal();
-    if (d.scale != type.scale || d.unscaled > limit || d.unscaled < -limit) return std::nullopt;
-    out.push_back(p);
-    if (d.unscaled < limit) out.push_back(make(d.unscaled + 1));
+    const std::optional<__int128> floor = floor_at_scale(p.as_decimal(), type.scale);
+    if (!floor) return std::nullopt;
+    for (const __int128 u : {*floor, *floor + 1})
+      if (-limit <= u && u <= limit) out.push_back(make(u));
   }
   return out;
 }
@@ -171,9 +190,14 @@ Candidates string_candidates(const DataType& type, const std::vector<Value>& poi
   return out;
 }
 
+// Decimals compare exactly across precisions and scales; other kinds need the column's type.
+bool same_domain(const DataType& literal, const DataType& column) {
+  return literal == column || (literal.kind == TypeKind::Decimal && column.kind == TypeKind::Decimal);
+}
+
 Candidates non_null_candidates(const Column& c) {
   for (const Value& p : c.points)
-    if (!(p.type == c.type)) return std::nullopt;
+    if (!same_domain(p.type, c.type)) return std::nullopt;
   const TypeKind k = c.type.kind;
   if (k == TypeKind::Boolean) return std::vector<Value>{Value::boolean(false), Value::boolean(true)};
   if (is_int64_backed(k)) return int64_candidates(c.type, c.points);
@@ -305,7 +329,7 @@ class IntervalDecider {
     AtomShape shape{column.leaf, {}};
     for (const Expr* l : literals) {
       if (l->literal.is_null()) continue;
-      if (!(l->literal.type == column.type)) return std::nullopt;  // a coercion: Z3's to decide
+      if (!same_domain(l->literal.type, column.type)) return std::nullopt;  // a coercion: Z3's to decide
       shape.points.push_back(l->literal);
     }
     return shape;

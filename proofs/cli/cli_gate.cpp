@@ -21,8 +21,6 @@ namespace skipsound::cli {
 
 namespace {
 
-constexpr uint64_t kDefaultSeed = 20240607;
-
 struct GateArguments {
   std::string budget;
   std::string seed;
@@ -59,7 +57,7 @@ void parse_budget(const std::string& text, GateOptions& options) {
 }
 
 uint64_t parse_seed(const std::string& text) {
-  if (text.empty()) return kDefaultSeed;
+  if (text.empty()) return kDefaultGateSeed;
   if (text == "random") return std::random_device{}() * 0x100000001ULL ^ std::random_device{}();
   try {
     size_t used = 0;

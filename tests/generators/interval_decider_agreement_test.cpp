@@ -71,7 +71,7 @@ TEST(IntervalDecider, AgreesWithZ3OnTheGatesCases) {
   size_t decided = 0, asked = 0;
   std::map<std::string, size_t> by_label;
   for (size_t i = 0; i < kCases; ++i) {
-    const FileCase c = per_file_case(1, Mutant::None, i);
+    const FileCase c = per_file_case(kDefaultGateSeed, Mutant::None, i);
     for (const ExprPtr& p : c.predicates) {
       const Comparison compared = compare_with_z3(c, p);
       EXPECT_EQ(compared.difference, "");
