@@ -63,10 +63,12 @@ PerFileResult run_per_file(const GateOptions& o, const GateBudget& budget, Cross
                                      .cases = budget.file_cases,
                                      .seconds = budget.file_seconds,
                                      .threads = o.threads,
-                                     .cross_check = checker},
+                                     .cross_check = checker,
+                                     .intervals = o.interval_oracle},
                                     progress);
   if (hunt.first_failing) {
-    hunt.result.first_failure = shrink_file_case(case_seed(o.seed, Mutant::None, *hunt.first_failing), Mutant::None).report;
+    hunt.result.first_failure =
+        shrink_file_case(case_seed(o.seed, Mutant::None, *hunt.first_failing), Mutant::None, o.interval_oracle).report;
   }
   return hunt.result;
 }

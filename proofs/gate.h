@@ -33,6 +33,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,8 @@
 namespace skipsound {
 
 inline constexpr size_t kDefaultTrialsPerCategory = 2000;
+// `skipsound gate` without --seed.
+inline constexpr uint64_t kDefaultGateSeed = 20240607;
 // The bounded exhaustive cross-check's slice in the gate: a few seconds.
 inline constexpr size_t kGateExhaustiveComparisons = 3000;
 
@@ -63,9 +66,14 @@ struct GateOptions {
   // of one per-file case in kCrossCheckCaseStride; nullopt = no cross-check.
   std::optional<smt::SecondSolverOptions> cross_check;
   std::string cross_check_dir;  // where disagreeing queries go; empty = a temporary folder
+  // The per-file oracle tries smt/interval_decider.h before Z3 (--oracle-engine); false: Z3 only.
+  bool interval_oracle = true;
 };
 
 inline constexpr size_t kCrossCheckCaseStride = 10;
+// Every this-many interval answers of a per-file oracle are re-asked of Z3 (a difference fails
+// the gate as an oracle error).
+inline constexpr size_t kIntervalCrossCheckStride = 50;
 
 struct CorpusFileResult {
   std::string file;
@@ -80,6 +88,8 @@ struct PerFileResult {
   size_t failing_cases = 0;
   std::string first_failure;  // Alive2-style report of the first failing case
   double seconds = 0;
+  smt::OracleCounters oracle;  // who answered the per-file queries
+  std::map<std::string, size_t> outcomes;  // decisions by outcome_name ("kept", "missed-skip", ...)
 };
 
 struct ProofGroupResult {

@@ -46,6 +46,12 @@ std::string gate_summary_text(const GateReport& r) {
   out << "scenario corpus: " << r.corpus.size() << " files, " << corpus_failed << " differing\n";
   out << "per-file properties: " << r.per_file.cases << " cases, " << r.per_file.decisions << " decisions, "
       << r.per_file.failing_cases << " failing, " << fixed(r.per_file.seconds, 1) << " s\n";
+  out << "  outcomes:";
+  for (const auto& [outcome, count] : r.per_file.outcomes) out << " " << outcome << " " << count << ",";
+  out << "\n";
+  const smt::OracleCounters& asked = r.per_file.oracle;
+  out << "  oracle queries: " << asked.by_intervals << " by the interval procedure (" << asked.cross_checked
+      << " of them re-asked of Z3), " << asked.by_z3 << " by Z3\n";
   if (r.exhaustive) out << exhaustive_summary_text(*r.exhaustive);
   out << "\n";
 
@@ -113,7 +119,11 @@ nlohmann::json gate_report_json(const GateReport& r) {
   j["failures"] = r.failures();
   for (const CorpusFileResult& c : r.corpus) j["corpus"].push_back({{"file", c.file}, {"problems", c.problems}});
   j["perFile"] = {{"cases", r.per_file.cases}, {"decisions", r.per_file.decisions},
-                  {"failingCases", r.per_file.failing_cases}, {"seconds", r.per_file.seconds}};
+                  {"failingCases", r.per_file.failing_cases}, {"seconds", r.per_file.seconds},
+                  {"oracle", {{"byIntervals", r.per_file.oracle.by_intervals},
+                              {"crossChecked", r.per_file.oracle.cross_checked},
+                              {"byZ3", r.per_file.oracle.by_z3}}},
+                  {"outcomes", r.per_file.outcomes}};
   for (const CategoryResult& c : r.categories) {
     const CategoryStats& s = c.stats;
     nlohmann::json cj = {{"category", world_category_name(c.category)}, {"trials", s.trials}, {"commits", s.commits},

@@ -76,11 +76,12 @@ MutantResult hunt_with_per_file_cases(Mutant mutant, const GateOptions& o, const
                      .cases = std::max<size_t>(std::min(b.file_cases, SIZE_MAX / 2) * 2, kMinimumPerFileCases),
                      .seconds = b.file_seconds,
                      .threads = o.threads,
-                     .stop_at_first = true},
+                     .stop_at_first = true,
+                     .intervals = o.interval_oracle},
                     {});
   r.trials = hunt.result.cases;
   if (!hunt.first_failing) return r;
-  const PerFileCounterexample cx = shrink_file_case(case_seed(o.seed, mutant, *hunt.first_failing), mutant);
+  const PerFileCounterexample cx = shrink_file_case(case_seed(o.seed, mutant, *hunt.first_failing), mutant, o.interval_oracle);
   r.killed_by = MutantKill::PerFileProperties;
   r.trials = *hunt.first_failing + 1;
   r.headline = cx.headline;

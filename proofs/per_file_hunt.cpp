@@ -31,11 +31,36 @@ smt::OracleOptions recording_queries() {
   return options;
 }
 
-// One worker's oracles: the cases cross-checked go to the recording one, so only they pay for
-// the query text.
+// The per-file oracle: the interval procedure first (Z3 outside its fragment), with every one of
+// its answers re-asked of Z3 when `checked`; or Z3 alone.
+smt::OracleOptions per_file_oracle(bool intervals, bool checked) {
+  smt::OracleOptions options;
+  options.intervals_first = intervals;
+  options.interval_cross_check_stride = checked ? 1 : 0;
+  return options;
+}
+
+// One worker's oracles. The cases cross-checked in the second solver go to the recording one
+// (Z3 only, so only they pay for the query text); one case in kIntervalCrossCheckStride goes to
+// the checked one, whose interval answers Z3 re-asks. Chosen by case index, so the same seed
+// re-checks the same cases whatever the threads.
 struct CaseOracles {
+  explicit CaseOracles(bool intervals)
+      : plain(per_file_oracle(intervals, false)), checked(per_file_oracle(intervals, true)) {}
   smt::Oracle plain;
+  smt::Oracle checked;
   std::optional<smt::Oracle> recording;
+
+  smt::Oracle& for_case(size_t index, bool cross_checked) {
+    if (cross_checked) return *recording;
+    return index % kIntervalCrossCheckStride == kIntervalCrossCheckStride / 2 ? checked : plain;
+  }
+  smt::OracleCounters counters() const {
+    smt::OracleCounters sum = plain.counters();
+    sum += checked.counters();
+    if (recording) sum += recording->counters();
+    return sum;
+  }
 };
 
 // Re-asks the Z3 answers of a case's decisions in the second solver.
@@ -63,7 +88,7 @@ PerFileHunt hunt_per_file(const PerFileHuntOptions& o, const GateProgress& progr
   const parallel::Stopwatch clock;
   PerFileHunt hunt;
   parallel::Workers<CaseOracles> workers(o.threads, [&] {
-    auto oracles = std::make_unique<CaseOracles>();
+    auto oracles = std::make_unique<CaseOracles>(o.intervals);
     if (o.cross_check) oracles->recording.emplace(recording_queries());
     return oracles;
   });
@@ -74,13 +99,14 @@ PerFileHunt hunt_per_file(const PerFileHuntOptions& o, const GateProgress& progr
   const auto generate = [&](size_t i) { return Indexed{i, file_case_at(case_seed(o.seed, o.mutant, i), o.mutant).value()}; };
   const auto run = [&](const Indexed& in, CaseOracles& oracles) {
     const bool cross_checked = o.cross_check && in.index % kCrossCheckCaseStride == 0;
-    CaseCheck check = check_case(in.c, cross_checked ? &*oracles.recording : &oracles.plain, per_file_options(o.mutant));
+    CaseCheck check = check_case(in.c, &oracles.for_case(in.index, cross_checked), per_file_options(o.mutant));
     if (cross_checked) cross_check_case(check, in.index, *o.cross_check);
     return check;
   };
   const auto merge = [&](size_t i, CaseCheck&& check) {
     ++hunt.result.cases;
     hunt.result.decisions += check.decisions.size();
+    for (const DecisionCheck& d : check.decisions) ++hunt.result.outcomes[outcome_name(d.outcome)];
     if (!check.failed()) return true;
     ++hunt.result.failing_cases;
     if (!hunt.first_failing) hunt.first_failing = i;
@@ -90,12 +116,14 @@ PerFileHunt hunt_per_file(const PerFileHuntOptions& o, const GateProgress& progr
     if (progress) progress("per-file", std::to_string(done) + " cases");
   };
   parallel::run_trials(workers, parallel::TrialBudget{o.cases, o.seconds, kCasesPerChunk}, generate, run, merge, report);
+  for (size_t w = 0; w < workers.size(); ++w) hunt.result.oracle += workers.state(w).counters();
   hunt.result.seconds = clock.seconds();
   return hunt;
 }
 
-PerFileCounterexample shrink_file_case(uint64_t seed, Mutant mutant) {
-  smt::Oracle oracle;
+PerFileCounterexample shrink_file_case(uint64_t seed, Mutant mutant, bool intervals) {
+  // Every interval answer re-asked of Z3: a disagreement found on a sample shows on every shrink.
+  smt::Oracle oracle(per_file_oracle(intervals, true));
   const auto fails = [&](const generators::FileCase& c) {
     return check_case(c, &oracle, per_file_options(mutant)).failed();
   };

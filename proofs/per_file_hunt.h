@@ -31,6 +31,7 @@ struct PerFileHuntOptions {
   unsigned threads = 1;
   bool stop_at_first = false;       // after the chunk holding the first failing case
   CrossChecker* cross_check = nullptr;  // re-asks one case in kCrossCheckCaseStride
+  bool intervals = true;                // the interval procedure before Z3 (GateOptions::interval_oracle)
 };
 
 PerFileHunt hunt_per_file(const PerFileHuntOptions& options, const GateProgress& progress);
@@ -42,6 +43,6 @@ struct PerFileCounterexample {
   std::string corpus_json;
 };
 
-PerFileCounterexample shrink_file_case(uint64_t seed, Mutant mutant);
+PerFileCounterexample shrink_file_case(uint64_t seed, Mutant mutant, bool intervals);
 
 }  // namespace skipsound

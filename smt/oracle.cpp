@@ -7,6 +7,7 @@
 #include "model/sql/printer.h"
 #include "smt/allowance_slice.h"
 #include "smt/expr_encoding.h"
+#include "smt/interval_decider.h"
 #include "smt/stats_encoding.h"
 
 namespace skipsound::smt {
@@ -73,23 +74,9 @@ std::optional<std::string> recheck(const Expr& predicate, const Sat& sat, const 
   return std::nullopt;
 }
 
-}  // namespace
-
-Oracle::Oracle(OracleOptions options) : state_(std::make_unique<State>()), options_(options) {
-  apply_limits(state_->solver, options.limits);
-}
-
-Oracle::~Oracle() = default;
-
-OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const FileEvidence& file) {
-  z3::context& ctx = state_->ctx;
-  z3::solver& solver = state_->solver;
-  const RowAllowance allowance = row_allowance(file, schema);
-  if (allowance.impossible) {
-    // No query: Z3 is not asked about stats no file carries.
-    if (options_.record_smt2) last_smt2_ = "; impossible stats: " + *allowance.impossible + "\n";
-    return ImpossibleStats{*allowance.impossible};
-  }
+// The question in Z3 (`allowance` is possible).
+OracleResult ask_z3(z3::context& ctx, z3::solver& solver, const OracleOptions& options, std::string& last_smt2,
+                    const ExprPtr& predicate, const Schema& schema, const RowAllowance& allowance) {
   const std::set<int> referenced = referenced_leaves(*predicate);
   const AllowanceSlice slice = slice_allowance(allowance, referenced, schema.leaves().size());
   std::set<char32_t> mentioned;
@@ -117,7 +104,7 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
       solver.add(a.assertion, label.c_str());
       plain.push_back(a.assertion);
     }
-    if (options_.record_smt2) last_smt2_ = plain_smt2(ctx, plain);
+    if (options.record_smt2) last_smt2 = plain_smt2(ctx, plain);
     const auto started = std::chrono::steady_clock::now();
     z3::check_result outcome = solver.check();
     std::string problem;
@@ -146,7 +133,7 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
     if (outcome == z3::unknown) {
       const double elapsed_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-      return Unknown{"z3: " + unknown_reason(solver, options_.limits, elapsed_ms)};
+      return Unknown{"z3: " + unknown_reason(solver, options.limits, elapsed_ms)};
     }
     OracleResult result = Unknown{problem};
     if (outcome == z3::unsat) {
@@ -167,6 +154,68 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
   } catch (const std::invalid_argument& e) {
     return Unknown{std::string("unsupported: ") + e.what()};
   }
+}
+
+// The interval procedure's witness passes the same re-check as Z3's.
+OracleResult confirmed(OracleResult decided, const Expr& predicate, const RowAllowance& allowance) {
+  const auto* sat = std::get_if<Sat>(&decided);
+  if (!sat) return decided;
+  const std::optional<std::string> rejected = recheck(predicate, *sat, allowance);
+  if (!rejected) return decided;
+  return InternalError{"interval procedure's witness rejected by the model: " + *rejected, sat->witness};
+}
+
+// Z3 decides the same question; a definite answer that differs is a bug in one of the two.
+OracleResult compared_with_z3(OracleResult by_intervals, OracleResult by_z3, const Schema& schema) {
+  const OracleVerdict z3_verdict = verdict_of(by_z3);
+  if (z3_verdict == OracleVerdict::InternalError) return by_z3;
+  if (z3_verdict != OracleVerdict::Sat && z3_verdict != OracleVerdict::Unsat) return by_intervals;
+  if (verdict_of(by_intervals) == z3_verdict) return by_intervals;
+  const auto* sat = std::get_if<Sat>(&by_intervals);
+  if (!sat) sat = std::get_if<Sat>(&by_z3);
+  return InternalError{"the interval procedure answers " + describe(by_intervals, schema) + ", Z3 answers " +
+                           describe(by_z3, schema),
+                       sat ? sat->witness : Row{}};
+}
+
+}  // namespace
+
+OracleCounters& OracleCounters::operator+=(const OracleCounters& o) {
+  by_intervals += o.by_intervals;
+  by_z3 += o.by_z3;
+  cross_checked += o.cross_checked;
+  return *this;
+}
+
+Oracle::Oracle(OracleOptions options) : state_(std::make_unique<State>()), options_(options) {
+  apply_limits(state_->solver, options.limits);
+}
+
+Oracle::~Oracle() = default;
+
+OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const FileEvidence& file) {
+  const RowAllowance allowance = row_allowance(file, schema);
+  if (allowance.impossible) {
+    // No query: Z3 is not asked about stats no file carries.
+    if (options_.record_smt2) last_smt2_ = "; impossible stats: " + *allowance.impossible + "\n";
+    return ImpossibleStats{*allowance.impossible};
+  }
+  const auto z3_answer = [&] {
+    return ask_z3(state_->ctx, state_->solver, options_, last_smt2_, predicate, schema, allowance);
+  };
+  // A recorded query must be Z3's: the text goes to other solvers.
+  if (options_.intervals_first && !options_.record_smt2) {
+    if (std::optional<OracleResult> decided = decide_by_intervals(predicate, schema, allowance)) {
+      OracleResult result = confirmed(std::move(*decided), *predicate, allowance);
+      ++counters_.by_intervals;
+      const size_t stride = options_.interval_cross_check_stride;
+      if (stride == 0 || counters_.by_intervals % stride != 0) return result;
+      ++counters_.cross_checked;
+      return compared_with_z3(std::move(result), z3_answer(), schema);
+    }
+  }
+  ++counters_.by_z3;
+  return z3_answer();
 }
 
 }  // namespace skipsound::smt

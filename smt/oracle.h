@@ -16,7 +16,20 @@ namespace skipsound::smt {
 struct OracleOptions {
   // Measured: answered queries use at most ~1.5M steps, most under 10k.
   SolverLimits limits{2'000'000, 0};
-  bool record_smt2 = false;  // keep each query as SMT-LIB 2 text (see last_smt2)
+  bool record_smt2 = false;  // keep each query as SMT-LIB 2 text (see last_smt2); Z3 answers all
+  // Try smt/interval_decider.h first and ask Z3 only outside its fragment.
+  bool intervals_first = false;
+  // With intervals_first: every Nth query the interval procedure decides is asked of Z3 too, and a
+  // different definite answer is an InternalError. 0: never.
+  size_t interval_cross_check_stride = 0;
+};
+
+// Who answered how many queries (impossible stats, answered by neither, are not counted).
+struct OracleCounters {
+  size_t by_intervals = 0;
+  size_t by_z3 = 0;
+  size_t cross_checked = 0;  // interval answers Z3 confirmed or disputed
+  OracleCounters& operator+=(const OracleCounters& o);
 };
 
 class Oracle {
@@ -33,11 +46,14 @@ class Oracle {
   // `z3 file.smt2` answers it alike. Empty unless options.record_smt2.
   const std::string& last_smt2() const { return last_smt2_; }
 
+  const OracleCounters& counters() const { return counters_; }
+
  private:
   struct State;
   std::unique_ptr<State> state_;
   OracleOptions options_;
   std::string last_smt2_;
+  OracleCounters counters_;
 };
 
 }  // namespace skipsound::smt

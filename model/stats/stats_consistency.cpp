@@ -42,9 +42,6 @@ struct NullCountRange {
   int64_t high = 0;
 };
 
-constexpr char32_t kTopCodePoint = 0x10FFFF;
-constexpr char32_t kLastBeforeSurrogates = 0xD7FF;
-constexpr char32_t kFirstAfterSurrogates = 0xE000;
 
 int64_t saturating_add(int64_t a, int64_t b) {
   return a > std::numeric_limits<int64_t>::max() - b ? std::numeric_limits<int64_t>::max() : a + b;
@@ -63,17 +60,6 @@ bool before(const Value& a, const Value& b) {
 
 bool starts_with(const std::string& s, const std::string& prefix) {
   return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
-}
-
-// The smallest string above every string that starts with `prefix` (code-point order), or
-// nullopt when there is none (the prefix is all U+10FFFF). Strings starting with p are then
-// exactly [p, successor(p)).
-std::optional<std::string> successor(const std::string& prefix) {
-  std::vector<char32_t> cps = decode_utf8(prefix);
-  while (!cps.empty() && cps.back() == kTopCodePoint) cps.pop_back();
-  if (cps.empty()) return std::nullopt;
-  cps.back() = cps.back() == kLastBeforeSurrogates ? kFirstAfterSurrogates : cps.back() + 1;
-  return encode_utf8(cps);
 }
 
 struct Bound {
@@ -97,7 +83,7 @@ std::pair<std::optional<Value>, std::optional<Bound>> interval(const ValueRange&
   if (r.prefix) {
     const Value start = Value::string(*r.prefix);
     if (!lower || before(*lower, start)) lower = start;
-    if (const auto end = successor(*r.prefix)) upper = tighter_upper(upper, Bound{Value::string(*end), true});
+    if (const auto end = prefix_successor(*r.prefix)) upper = tighter_upper(upper, Bound{Value::string(*end), true});
   }
   return {lower, upper};
 }

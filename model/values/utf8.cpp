@@ -104,4 +104,15 @@ std::string encode_utf8(const std::vector<char32_t>& code_points) {
   return out;
 }
 
+std::optional<std::string> prefix_successor(std::string_view prefix) {
+  constexpr char32_t kTopCodePoint = 0x10FFFF;
+  constexpr char32_t kLastBeforeSurrogates = 0xD7FF;
+  constexpr char32_t kFirstAfterSurrogates = 0xE000;
+  std::vector<char32_t> cps = decode_utf8(prefix);
+  while (!cps.empty() && cps.back() == kTopCodePoint) cps.pop_back();
+  if (cps.empty()) return std::nullopt;
+  cps.back() = cps.back() == kLastBeforeSurrogates ? kFirstAfterSurrogates : cps.back() + 1;
+  return encode_utf8(cps);
+}
+
 }  // namespace skipsound

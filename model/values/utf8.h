@@ -20,4 +20,9 @@ std::vector<char32_t> decode_utf8(std::string_view utf8);
 std::string encode_utf8(const std::vector<char32_t>& code_points);
 void append_utf8(std::string& out, char32_t code_point);
 
+// The smallest string above every string that starts with `prefix` (code-point order), or
+// nullopt when there is none (the prefix is all U+10FFFF). Strings starting with p are then
+// exactly [p, prefix_successor(p)).
+std::optional<std::string> prefix_successor(std::string_view prefix);
+
 }  // namespace skipsound

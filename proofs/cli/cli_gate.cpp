@@ -22,8 +22,6 @@ namespace skipsound::cli {
 
 namespace {
 
-constexpr uint64_t kDefaultSeed = 20240607;
-
 struct GateArguments {
   std::string budget;
   std::string seed;
@@ -38,6 +36,7 @@ struct GateArguments {
   bool skip_proofs = false;
   size_t exhaustive = kGateExhaustiveComparisons;
   std::string cross_check = "cvc5";
+  std::string oracle_engine = "intervals";
 };
 
 void parse_budget(const std::string& text, GateOptions& options) {
@@ -59,7 +58,7 @@ void parse_budget(const std::string& text, GateOptions& options) {
 }
 
 uint64_t parse_seed(const std::string& text) {
-  if (text.empty()) return kDefaultSeed;
+  if (text.empty()) return kDefaultGateSeed;
   if (text == "random") return std::random_device{}() * 0x100000001ULL ^ std::random_device{}();
   try {
     size_t used = 0;
@@ -127,6 +126,7 @@ GateOptions gate_options(const GateArguments& a) {
   // Part of the default gate: a missing solver fails it up front (exit 2), not after the other phases.
   o.cross_check = cross_check_solver(a.cross_check);
   o.cross_check_dir = a.out;
+  o.interval_oracle = a.oracle_engine == "intervals";
   return o;
 }
 
@@ -190,6 +190,10 @@ void add_gate_command(CLI::App& app, int& exit_code) {
   command->add_option("--cross-check", arguments->cross_check,
                       "re-ask Z3's skip proofs (every conflict-time one, one per-file case in 10) in a second "
                       "solver: cvc5 (default; must be installed) or none");
+  command->add_option("--oracle-engine", arguments->oracle_engine,
+                      "per-file oracle: intervals (default: the interval procedure, Z3 outside its fragment and "
+                      "on one answer in 50 as a check) or z3 (Z3 for every query)")
+      ->check(CLI::IsMember({"intervals", "z3"}));
   command->callback([arguments, &exit_code] { exit_code = run(*arguments); });
 }
 

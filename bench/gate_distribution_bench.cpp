@@ -1,0 +1,101 @@
+// The gate's per-file phase as a benchmark (issue 16): the very cases `skipsound gate` draws for
+// its default seed (proofs/per_file_hunt.h hunt_file_case), each decision judged by the same pipeline
+// (production decision, live-row ground truth, the oracle sampled as check_case samples it), once
+// with Z3 alone and once with the interval procedure first (smt/interval_decider.h, Z3 outside
+// its fragment and on every 50th answer). Counters: decisions/s and oracle queries/s on one
+// thread (its CPU time), the share the interval procedure answered, and p50/p99 of a decision per
+// predicate form in microseconds of CPU time ("p50:compare"); the same table goes to stderr.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <map>
+#include <vector>
+
+#include "generators/predicate_gen.h"
+#include "proofs/gate.h"
+#include "proofs/per_file_hunt.h"
+#include "proofs/per_file_properties.h"
+
+namespace skipsound {
+namespace {
+
+constexpr size_t kCases = 400;
+
+const std::vector<generators::FileCase>& gate_cases() {
+  static const std::vector<generators::FileCase> cases = [] {
+    std::vector<generators::FileCase> out;
+    for (size_t i = 0; i < kCases; ++i) out.push_back(hunt_file_case(kDefaultGateSeed, Mutant::None, i));
+    return out;
+  }();
+  return cases;
+}
+
+// This thread's CPU seconds: the machine's other load does not count against a decision.
+double thread_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+double percentile(std::vector<double>& sorted_later, double q) {
+  std::sort(sorted_later.begin(), sorted_later.end());
+  return sorted_later[static_cast<size_t>(q * static_cast<double>(sorted_later.size() - 1))];
+}
+
+smt::OracleOptions engine(bool intervals) {
+  smt::OracleOptions options;
+  options.intervals_first = intervals;
+  options.interval_cross_check_stride = intervals ? kIntervalCrossCheckStride : 0;
+  return options;
+}
+
+// One pass over the cases, each decision timed alone; OracleUse::Sampled as check_case applies
+// it: the oracle judges every skip and the decisions up to a case's first keep.
+void BM_GateDistribution(benchmark::State& state) {
+  const bool intervals = state.range(0) == 1;
+  const auto& cases = gate_cases();
+  smt::Oracle oracle(engine(intervals));
+  std::map<std::string, std::vector<double>> micros_by_form;
+  size_t decisions = 0;
+  size_t queries = 0;
+  double seconds = 0;
+  for (auto _ : state) {
+    for (const generators::FileCase& c : cases) {
+      bool keep_seen = false;
+      for (const ExprPtr& p : c.predicates) {
+        const PerFileOptions options{Mutant::None, keep_seen ? OracleUse::SkipsOnly : OracleUse::Always};
+        const double start = thread_seconds();
+        const DecisionCheck check = check_decision(c.table, c.file, p, &oracle, options);
+        const double elapsed = thread_seconds() - start;
+        benchmark::DoNotOptimize(check.outcome);
+        keep_seen |= check.production.verdict == FileVerdict::Keep;
+        seconds += elapsed;
+        ++decisions;
+        queries += check.oracle.has_value();
+        micros_by_form[generators::predicate_form(*p)].push_back(elapsed * 1e6);
+      }
+    }
+  }
+  const smt::OracleCounters& asked = oracle.counters();
+  state.counters["decisions/s"] = static_cast<double>(decisions) / seconds;
+  state.counters["queries/s"] = static_cast<double>(queries) / seconds;
+  state.counters["by_intervals%"] =
+      100.0 * static_cast<double>(asked.by_intervals) / static_cast<double>(std::max<size_t>(1, queries));
+  std::fprintf(stderr, "%s: %zu decisions, %zu oracle queries (%zu by intervals, %zu re-asked of Z3), %.0f decisions/s\n",
+               intervals ? "intervals" : "z3", decisions, queries, asked.by_intervals, asked.cross_checked,
+               static_cast<double>(decisions) / seconds);
+  std::fprintf(stderr, "  %-24s %7s %10s %10s\n", "form", "count", "p50 µs", "p99 µs");
+  for (auto& [form, micros] : micros_by_form) {
+    const double p50 = percentile(micros, 0.5);
+    const double p99 = percentile(micros, 0.99);
+    state.counters["p50:" + form] = p50;
+    state.counters["p99:" + form] = p99;
+    std::fprintf(stderr, "  %-24s %7zu %10.0f %10.0f\n", form.c_str(), micros.size(), p50, p99);
+  }
+}
+BENCHMARK(BM_GateDistribution)->ArgName("intervals")->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace skipsound

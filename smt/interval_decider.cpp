@@ -1,0 +1,489 @@
+#include "smt/interval_decider.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "model/sql/evaluator.h"
+#include "model/sql/printer.h"
+#include "model/values/utf8.h"
+
+namespace skipsound::smt {
+namespace {
+
+// A set of truth values, one bit per Truth.
+using TruthSet = uint8_t;
+constexpr Truth kTruths[] = {Truth::False, Truth::True, Truth::Null};
+
+TruthSet bit(Truth t) { return static_cast<TruthSet>(1u << static_cast<unsigned>(t)); }
+bool has(TruthSet s, Truth t) { return (s & bit(t)) != 0; }
+
+template <typename Combine>
+TruthSet combine_sets(TruthSet a, TruthSet b, Combine combine) {
+  TruthSet out = 0;
+  for (const Truth x : kTruths)
+    for (const Truth y : kTruths)
+      if (has(a, x) && has(b, y)) out |= bit(combine(x, y));
+  return out;
+}
+
+template <typename Map>
+TruthSet map_set(TruthSet a, Map map) {
+  TruthSet out = 0;
+  for (const Truth x : kTruths)
+    if (has(a, x)) out |= bit(map(x));
+  return out;
+}
+
+Truth is_null_of(Truth t) { return truth_of(t == Truth::Null); }
+Truth is_not_null_of(Truth t) { return truth_of(t != Truth::Null); }
+
+// A search this large goes to Z3 instead (the gate's predicates need a few dozen nodes).
+constexpr size_t kMaxSearchNodes = 20'000;
+
+enum class Op { Atom, And, Or, Not, IsNull, IsNotNull };
+
+struct Node {
+  Op op = Op::Atom;
+  int left = -1;
+  int right = -1;
+  int atom = -1;
+};
+
+struct Atom {
+  const Expr* expr = nullptr;
+  int column = -1;                     // index into the columns; -1 for a constant
+  std::vector<TruthSet> by_candidate;  // the atom's truth on each of its column's candidates
+  TruthSet any = 0;                    // on some candidate
+};
+
+struct Column {
+  int leaf = -1;
+  DataType type;
+  std::vector<Value> points;  // the atoms' literals and the allowance's bounds
+  const ColumnAllowance* allowance = nullptr;
+  std::vector<Value> candidates;
+  std::vector<int> atoms;
+};
+
+bool supported(TypeKind k) {
+  return k == TypeKind::Boolean || is_int64_backed(k) || is_floating(k) || k == TypeKind::Decimal ||
+         k == TypeKind::String || k == TypeKind::Binary;
+}
+
+bool is_connective(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::And:
+    case ExprKind::Or:
+    case ExprKind::Not: return true;
+    case ExprKind::IsNull:
+    case ExprKind::IsNotNull: return e.children[0]->kind != ExprKind::Column;
+    default: return false;
+  }
+}
+
+bool is_literal(const Expr& e) { return e.kind == ExprKind::Literal; }
+bool is_bound_column(const Expr& e) { return e.kind == ExprKind::Column && e.leaf >= 0; }
+
+// LIKE 'p' or 'p%' (no other wildcard, no escape): the end points p and, for 'p%', the least
+// string above all strings starting with p. nullopt for any other pattern.
+std::optional<std::vector<Value>> like_points(const std::string& pattern) {
+  const size_t special = pattern.find_first_of("%_\\");
+  if (special == std::string::npos) return std::vector<Value>{Value::string(pattern)};
+  if (special != pattern.size() - 1 || pattern.back() != '%') return std::nullopt;
+  const std::string prefix = pattern.substr(0, special);
+  std::vector<Value> points{Value::string(prefix)};
+  if (const auto end = prefix_successor(prefix)) points.push_back(Value::string(*end));
+  return points;
+}
+
+std::pair<int64_t, int64_t> int64_domain(TypeKind k) {
+  if (is_integral(k)) return {integral_min(k), integral_max(k)};
+  if (k == TypeKind::Date) return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
+  return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
+}
+
+using Candidates = std::optional<std::vector<Value>>;
+
+// For each end point p: p and the least value above it; and the least value of the domain. A
+// point that is no value of the type leaves the fragment.
+Candidates int64_candidates(const DataType& type, const std::vector<Value>& points) {
+  const auto [low, high] = int64_domain(type.kind);
+  std::vector<Value> out{Value::integral(type.kind, low)};
+  for (const Value& p : points) {
+    const int64_t v = p.as_int();
+    if (v < low || v > high) return std::nullopt;
+    out.push_back(p);
+    if (v < high) out.push_back(Value::integral(type.kind, v + 1));
+  }
+  return out;
+}
+
+// Spark order: -inf < ... < -0.0 = 0.0 < ... < +inf < NaN. Both zeros are kept wherever one is.
+Candidates floating_candidates(const DataType& type, const std::vector<Value>& points) {
+  const bool narrow = type.kind == TypeKind::Float;
+  const double infinity = std::numeric_limits<double>::infinity();
+  std::vector<Value> out;
+  const auto add = [&](double d) {
+    out.push_back(Value::floating(type.kind, d));
+    if (d == 0) out.push_back(Value::floating(type.kind, -d));
+  };
+  for (const double d : {-infinity, infinity, std::numeric_limits<double>::quiet_NaN()}) add(d);
+  for (const Value& p : points) {
+    const double d = p.as_double();
+    if (narrow && !std::isnan(d) && static_cast<double>(static_cast<float>(d)) != d) return std::nullopt;
+    add(d);
+    if (std::isnan(d) || d == infinity) continue;  // +inf's successor, NaN, is already in
+    add(narrow ? static_cast<double>(std::nextafter(static_cast<float>(d), std::numeric_limits<float>::infinity()))
+               : std::nextafter(d, infinity));
+  }
+  return out;
+}
+
+__int128 power_of_ten(int n) {
+  __int128 p = 1;
+  for (int i = 0; i < n; ++i) p *= 10;
+  return p;
+}
+
+// The greatest number of scale `scale` at or below d (exact comparisons may mix scales).
+std::optional<__int128> floor_at_scale(const Decimal& d, int scale) {
+  if (d.scale <= scale) {
+    const std::optional<Decimal> exact = rescale_decimal(d, scale);
+    if (!exact) return std::nullopt;
+    return exact->unscaled;
+  }
+  const __int128 divisor = power_of_ten(d.scale - scale);
+  __int128 quotient = d.unscaled / divisor;
+  if (d.unscaled % divisor != 0 && d.unscaled < 0) quotient -= 1;
+  return quotient;
+}
+
+// The column's values are the unscaled integers of at most `precision` digits: for each point,
+// the value at or below it and the one above that (one of them is the point when it is a value).
+Candidates decimal_candidates(const DataType& type, const std::vector<Value>& points) {
+  const __int128 limit = power_of_ten(type.precision) - 1;
+  const auto make = [&](__int128 unscaled) { return Value::decimal(Decimal{unscaled, type.scale}, type.precision); };
+  std::vector<Value> out{make(-limit)};
+  for (const Value& p : points) {
+    const std::optional<__int128> floor = floor_at_scale(p.as_decimal(), type.scale);
+    if (!floor) return std::nullopt;
+    for (const __int128 u : {*floor, *floor + 1})
+      if (-limit <= u && u <= limit) out.push_back(make(u));
+  }
+  return out;
+}
+
+// Code-point (byte) order: "" is least, and s followed by U+0000 (byte 0) is the least value
+// above s.
+Candidates string_candidates(const DataType& type, const std::vector<Value>& points) {
+  const bool binary = type.kind == TypeKind::Binary;
+  const auto make = [&](std::string bytes) { return binary ? Value::binary(std::move(bytes)) : Value::string(std::move(bytes)); };
+  std::vector<Value> out{make("")};
+  for (const Value& p : points) {
+    const std::string& s = p.as_string();
+    if (!binary && !is_valid_utf8(s)) return std::nullopt;
+    out.push_back(p);
+    out.push_back(make(s + std::string(1, '\0')));
+  }
+  return out;
+}
+
+// Decimals compare exactly across precisions and scales; other kinds need the column's type.
+bool same_domain(const DataType& literal, const DataType& column) {
+  return literal == column || (literal.kind == TypeKind::Decimal && column.kind == TypeKind::Decimal);
+}
+
+Candidates non_null_candidates(const Column& c) {
+  for (const Value& p : c.points)
+    if (!same_domain(p.type, c.type)) return std::nullopt;
+  const TypeKind k = c.type.kind;
+  if (k == TypeKind::Boolean) return std::vector<Value>{Value::boolean(false), Value::boolean(true)};
+  if (is_int64_backed(k)) return int64_candidates(c.type, c.points);
+  if (is_floating(k)) return floating_candidates(c.type, c.points);
+  if (k == TypeKind::Decimal) return decimal_candidates(c.type, c.points);
+  return string_candidates(c.type, c.points);
+}
+
+void add_allowance_points(const ColumnAllowance& a, std::vector<Value>& points) {
+  for (const std::optional<Value>& bound : {a.lower, a.upper})
+    if (bound) points.push_back(*bound);
+  for (const ValueRange& r : a.realise_one_of) {
+    for (const std::optional<Value>& bound : {r.lower, r.upper})
+      if (bound) points.push_back(*bound);
+    if (!r.prefix) continue;
+    points.push_back(Value::string(*r.prefix));
+    if (const auto end = prefix_successor(*r.prefix)) points.push_back(Value::string(*end));
+  }
+}
+
+std::vector<std::string> allowance_labels(const ColumnAllowance& a) {
+  std::vector<std::string> labels;
+  if (!a.null_allowed) labels.push_back(a.null_label);
+  if (!a.value_allowed) labels.push_back(a.value_label);
+  if (a.lower) labels.push_back(a.lower_label);
+  if (a.upper) labels.push_back(a.upper_label);
+  if (!a.realise_one_of.empty()) labels.push_back(a.realise_label);
+  return labels;
+}
+
+class IntervalDecider {
+ public:
+  IntervalDecider(const Schema& schema, const RowAllowance& allowance)
+      : schema_(schema), allowance_(allowance), leaf_count_(schema.leaves().size()) {}
+
+  std::optional<OracleResult> decide(const ExprPtr& predicate) {
+    if (allowance_.no_row) return Unsat{{*allowance_.no_row}};
+    const std::optional<int> root = compile(*predicate);
+    if (!root) return std::nullopt;
+    root_ = *root;
+    for (const ColumnAllowance& a : allowance_.columns) {
+      Column& c = columns_[column_index(a.leaf)];
+      c.allowance = &a;
+      add_allowance_points(a, c.points);
+    }
+    for (Column& c : columns_)
+      if (!choose_candidates(c)) return std::nullopt;
+    if (!evaluate_atoms()) return std::nullopt;
+    for (size_t c = 0; c < columns_.size(); ++c)
+      if (!columns_[c].atoms.empty()) searched_.push_back(c);
+    choice_.assign(columns_.size(), 0);
+    switch (search(0)) {
+      case Found::Row: return Sat{witness(), {}};
+      case Found::None: return Unsat{unsat_reason(predicate)};
+      case Found::TooLarge: return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  enum class Found { Row, None, TooLarge };
+
+  int column_index(int leaf) {
+    const auto [it, added] = column_of_leaf_.emplace(leaf, static_cast<int>(columns_.size()));
+    if (added) columns_.push_back(Column{leaf, schema_.leaves().at(leaf).type, {}, nullptr, {}, {}});
+    return it->second;
+  }
+
+  int add_node(Node n) {
+    nodes_.push_back(n);
+    return static_cast<int>(nodes_.size()) - 1;
+  }
+
+  std::optional<int> compile(const Expr& e) {
+    if (!is_connective(e)) return compile_atom(e);
+    const std::optional<int> left = compile(*e.children[0]);
+    if (!left) return std::nullopt;
+    if (e.kind == ExprKind::Not) return add_node({Op::Not, *left});
+    if (e.kind == ExprKind::IsNull) return add_node({Op::IsNull, *left});
+    if (e.kind == ExprKind::IsNotNull) return add_node({Op::IsNotNull, *left});
+    const std::optional<int> right = compile(*e.children[1]);
+    if (!right) return std::nullopt;
+    return add_node({e.kind == ExprKind::And ? Op::And : Op::Or, *left, *right});
+  }
+
+  // The column an atom reads with the literals it compares it with, or nullopt outside the
+  // fragment; a constant atom reads no column (leaf -1).
+  struct AtomShape {
+    int leaf = -1;
+    std::vector<Value> points;
+  };
+
+  std::optional<AtomShape> atom_shape(const Expr& e) const {
+    const auto all_literals = [&](size_t from) {
+      for (size_t i = from; i < e.children.size(); ++i)
+        if (!is_literal(*e.children[i])) return false;
+      return true;
+    };
+    switch (e.kind) {
+      case ExprKind::Literal: return AtomShape{};
+      case ExprKind::Column:
+        if (!is_bound_column(e) || e.type.kind != TypeKind::Boolean) return std::nullopt;
+        return AtomShape{e.leaf, {}};
+      case ExprKind::IsNull:
+      case ExprKind::IsNotNull:
+        if (!is_bound_column(*e.children[0])) return std::nullopt;
+        return AtomShape{e.children[0]->leaf, {}};
+      case ExprKind::Compare: {
+        if (all_literals(0)) return AtomShape{};
+        const bool column_first = is_bound_column(*e.children[0]);
+        const Expr& column = *e.children[column_first ? 0 : 1];
+        const Expr& other = *e.children[column_first ? 1 : 0];
+        if (!is_bound_column(column) || !is_literal(other)) return std::nullopt;
+        return with_literals(column, {&other});
+      }
+      case ExprKind::In:
+      case ExprKind::Between: {
+        if (!is_bound_column(*e.children[0]) || !all_literals(1)) return std::nullopt;
+        std::vector<const Expr*> literals;
+        for (size_t i = 1; i < e.children.size(); ++i) literals.push_back(e.children[i].get());
+        return with_literals(*e.children[0], literals);
+      }
+      case ExprKind::Like: return like_shape(e);
+      default: return std::nullopt;
+    }
+  }
+
+  static std::optional<AtomShape> with_literals(const Expr& column, const std::vector<const Expr*>& literals) {
+    AtomShape shape{column.leaf, {}};
+    for (const Expr* l : literals) {
+      if (l->literal.is_null()) continue;
+      if (!same_domain(l->literal.type, column.type)) return std::nullopt;  // a coercion: Z3's to decide
+      shape.points.push_back(l->literal);
+    }
+    return shape;
+  }
+
+  static std::optional<AtomShape> like_shape(const Expr& e) {
+    const Expr& column = *e.children[0];
+    const Expr& pattern = *e.children[1];
+    if (!is_bound_column(column) || column.type.kind != TypeKind::String || !is_literal(pattern))
+      return std::nullopt;
+    if (pattern.literal.is_null()) return AtomShape{column.leaf, {}};
+    if (pattern.literal.type.kind != TypeKind::String) return std::nullopt;
+    std::optional<std::vector<Value>> points = like_points(pattern.literal.as_string());
+    if (!points) return std::nullopt;
+    return AtomShape{column.leaf, std::move(*points)};
+  }
+
+  std::optional<int> compile_atom(const Expr& e) {
+    std::optional<AtomShape> shape = atom_shape(e);
+    if (!shape) return std::nullopt;
+    Atom atom{&e, -1, {}, 0};
+    if (shape->leaf >= 0) {
+      if (!supported(schema_.leaves().at(shape->leaf).type.kind)) return std::nullopt;
+      atom.column = column_index(shape->leaf);
+      Column& c = columns_[atom.column];
+      c.points.insert(c.points.end(), shape->points.begin(), shape->points.end());
+      c.atoms.push_back(static_cast<int>(atoms_.size()));
+    }
+    atoms_.push_back(std::move(atom));
+    return add_node({Op::Atom, -1, -1, static_cast<int>(atoms_.size()) - 1});
+  }
+
+  // NULL and the non-null candidates the column's own allowance accepts, without repeats.
+  bool choose_candidates(Column& c) {
+    if (!supported(c.type.kind)) return false;
+    Candidates values = non_null_candidates(c);
+    if (!values) return false;
+    values->insert(values->begin(), Value::null());
+    std::optional<RowAllowance> alone;
+    if (c.allowance) alone = RowAllowance{std::nullopt, {*c.allowance}, std::nullopt};
+    Row row(leaf_count_, Value::null());
+    for (Value& v : *values) {
+      if (std::find(c.candidates.begin(), c.candidates.end(), v) != c.candidates.end()) continue;
+      row[c.leaf] = v;
+      if (alone && check_row_consistency(row, *alone).kind != Consistency::Consistent) continue;
+      c.candidates.push_back(std::move(v));
+    }
+    // The allowance is not impossible, so some value fits; none would mean a bug here.
+    return !c.candidates.empty();
+  }
+
+  // The model's evaluator gives each atom's truth on each candidate of its column.
+  bool evaluate_atoms() {
+    Row row(leaf_count_, Value::null());
+    try {
+      for (Atom& atom : atoms_) {
+        if (atom.column < 0) {
+          atom.any = bit(evaluate(*atom.expr, row));
+          continue;
+        }
+        const Column& c = columns_[atom.column];
+        for (const Value& v : c.candidates) {
+          row[c.leaf] = v;
+          atom.by_candidate.push_back(bit(evaluate(*atom.expr, row)));
+          atom.any |= atom.by_candidate.back();
+        }
+        row[c.leaf] = Value::null();
+      }
+    } catch (const std::exception&) {
+      return false;
+    }
+    current_.clear();
+    for (const Atom& atom : atoms_) current_.push_back(atom.any);
+    return true;
+  }
+
+  // Every truth value the predicate may take given the atoms' possible values. An over-
+  // approximation (atoms on one column are treated as independent) that is exact once every
+  // column is fixed, and a certain TRUE is TRUE on every completion.
+  TruthSet possible(int node) const {
+    const Node& n = nodes_[node];
+    switch (n.op) {
+      case Op::Atom: return current_[n.atom];
+      case Op::And: return combine_sets(possible(n.left), possible(n.right), truth_and);
+      case Op::Or: return combine_sets(possible(n.left), possible(n.right), truth_or);
+      case Op::Not: return map_set(possible(n.left), truth_not);
+      case Op::IsNull: return map_set(possible(n.left), is_null_of);
+      case Op::IsNotNull: return map_set(possible(n.left), is_not_null_of);
+    }
+    return 0;
+  }
+
+  void fix(size_t column, int candidate) {
+    choice_[column] = candidate;
+    for (const int a : columns_[column].atoms) current_[a] = atoms_[a].by_candidate[candidate];
+  }
+
+  void release(size_t column) {
+    for (const int a : columns_[column].atoms) current_[a] = atoms_[a].any;
+  }
+
+  // Fixes searched_[depth..] one column at a time; the columns no atom reads keep candidate 0.
+  Found search(size_t depth) {
+    if (++nodes_visited_ > kMaxSearchNodes) return Found::TooLarge;
+    const TruthSet root = possible(root_);
+    if (!has(root, Truth::True)) return Found::None;
+    if (root == bit(Truth::True) || depth == searched_.size()) return Found::Row;
+    const size_t column = searched_[depth];
+    for (size_t k = 0; k < columns_[column].candidates.size(); ++k) {
+      fix(column, static_cast<int>(k));
+      const Found found = search(depth + 1);
+      if (found != Found::None) return found;  // the row keeps its choices
+    }
+    fix(column, 0);
+    release(column);
+    return Found::None;
+  }
+
+  Row witness() const {
+    Row row(leaf_count_, Value::null());
+    for (size_t c = 0; c < columns_.size(); ++c) row[columns_[c].leaf] = columns_[c].candidates[choice_[c]];
+    return row;
+  }
+
+  // The stats facts of every column the predicate reads, and the predicate.
+  std::vector<std::string> unsat_reason(const ExprPtr& predicate) const {
+    std::vector<std::string> reason;
+    for (const Column& c : columns_) {
+      if (c.atoms.empty() || !c.allowance) continue;
+      for (std::string& label : allowance_labels(*c.allowance)) reason.push_back(std::move(label));
+    }
+    reason.push_back("pred: " + to_sql(predicate));
+    return reason;
+  }
+
+  const Schema& schema_;
+  const RowAllowance& allowance_;
+  size_t leaf_count_;
+  std::vector<Node> nodes_;
+  std::vector<Atom> atoms_;
+  std::vector<Column> columns_;
+  std::map<int, int> column_of_leaf_;
+  int root_ = -1;
+  std::vector<TruthSet> current_;  // by atom
+  std::vector<size_t> searched_;   // the columns some atom reads
+  std::vector<int> choice_;        // by column
+  size_t nodes_visited_ = 0;
+};
+
+}  // namespace
+
+std::optional<OracleResult> decide_by_intervals(const ExprPtr& predicate, const Schema& schema,
+                                                const RowAllowance& allowance) {
+  return IntervalDecider(schema, allowance).decide(predicate);
+}
+
+}  // namespace skipsound::smt

@@ -1,0 +1,31 @@
+// The oracle's question (docs/semantics.md §6: can a row consistent with a file's stats make the predicate
+// TRUE?) decided without a solver on the fragment where that is a finite search.
+//
+// The stats allow each column a set of values (model/stats/stats_consistency.h) that is a union
+// of intervals in Spark order, and every atom of the fragment reads one column through Spark
+// comparisons with constants, so its truth value is constant between consecutive "end points"
+// (the atoms' literals and the allowance's bounds). One value per end point and one just above
+// each (the least value of the type's domain there) therefore meets every cell a column's values
+// fall into; a search over those values, pruned by three-valued reasoning, is exact.
+//
+// The fragment: AND, OR, NOT, IS [NOT] NULL over atoms; an atom is a constant, a boolean column,
+// or one column (boolean, integral, date, timestamp, float, double, decimal or string) compared
+// with literals of its own type: = <> < <= > >= <=>, [NOT] IN, [NOT] BETWEEN, and LIKE with a
+// pattern 'p' or 'p%' without other wildcards or escapes. Anything else, a literal whose type
+// differs from its column's, or a search that grows too large, is outside: the caller asks Z3.
+#pragma once
+#include <optional>
+
+#include "model/sql/expr.h"
+#include "model/stats/stats_consistency.h"
+#include "smt/oracle_result.h"
+
+namespace skipsound::smt {
+
+// Unsat, or Sat with a witness row (no call values: the fragment has no calls) that the caller
+// re-checks with the model like every Z3 witness; nullopt outside the fragment. `predicate` is
+// bound against `schema`; `allowance` is row_allowance of the file and must not be impossible.
+std::optional<OracleResult> decide_by_intervals(const ExprPtr& predicate, const Schema& schema,
+                                                const RowAllowance& allowance);
+
+}  // namespace skipsound::smt
