@@ -33,7 +33,7 @@ struct ProveArguments {
   int max_connectives = 3;
   size_t stride = 1;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  smt::SolverLimits limits = smt::kProverLimits;
+  smt::SolverLimits limits = kProverLimits;
 };
 
 }  // namespace
@@ -84,7 +84,7 @@ void add_prove_command(CLI::App& app, int& exit_code) {
     // The sweep runs for a long time: each template's line as soon as it is proved (on stderr
     // under --json, which keeps stdout one JSON document).
     std::ostream* progress = args->json ? &std::cerr : &std::cout;
-    options.on_composition = [progress](size_t index, size_t count, const smt::TheoremResult& r) {
+    options.on_composition = [progress](size_t index, size_t count, const TheoremResult& r) {
       *progress << "composition " << index + 1 << "/" << count << "  " << theorem_line(r) << std::flush;
     };
     const ProveSummary summary = prove_all(options);
