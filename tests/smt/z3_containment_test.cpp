@@ -12,15 +12,12 @@
 namespace skipsound {
 namespace {
 
-using include_graph::chains_reaching;
-using include_graph::FollowImplementations;
 using include_graph::joined_lines;
-using include_graph::kSourceRoot;
 
 bool is_z3_header(const std::string& file) { return file == "z3++.h" || file == "z3.h"; }
 
 std::vector<std::string> z3_reached_from(const std::string& file) {
-  return chains_reaching(file, is_z3_header, FollowImplementations::No);
+  return include_graph::chains_reaching(file, is_z3_header, include_graph::FollowImplementations::No);
 }
 
 bool is_source(const std::filesystem::path& path) {
@@ -31,19 +28,19 @@ bool is_source(const std::filesystem::path& path) {
 // Every C++ file of the project outside smt/ (and outside build trees), relative to the root.
 std::vector<std::string> sources_outside_smt() {
   std::vector<std::string> found;
-  for (const auto& top : std::filesystem::directory_iterator(kSourceRoot)) {
+  for (const auto& top : std::filesystem::directory_iterator(include_graph::kSourceRoot)) {
     const std::string name = top.path().filename().string();
     if (!top.is_directory() || name == "smt" || name == "build" || name.starts_with(".")) continue;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(top.path()))
       if (entry.is_regular_file() && is_source(entry.path()))
-        found.push_back(std::filesystem::relative(entry.path(), kSourceRoot).generic_string());
+        found.push_back(std::filesystem::relative(entry.path(), include_graph::kSourceRoot).generic_string());
   }
   return found;
 }
 
 TEST(Z3Containment, NoFileOutsideSmtReachesZ3ThroughItsIncludes) {
   const std::vector<std::string> sources = sources_outside_smt();
-  ASSERT_GT(sources.size(), 100u) << "the walk did not find the source tree at " << kSourceRoot;
+  ASSERT_GT(sources.size(), 100u) << "the walk did not find the source tree at " << include_graph::kSourceRoot;
   std::vector<std::string> leaks;
   for (const std::string& file : sources)
     for (const std::string& chain : z3_reached_from(file)) leaks.push_back(chain);
