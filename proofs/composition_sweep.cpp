@@ -17,7 +17,7 @@ class OrderedResults {
  public:
   OrderedResults(size_t count, const CompositionListener& listener) : slots_(count), listener_(listener) {}
 
-  void put(size_t index, smt::TheoremResult result) {
+  void put(size_t index, TheoremResult result) {
     std::lock_guard lock(mutex_);
     slots_[index] = std::move(result);
     while (next_ < slots_.size() && slots_[next_]) {
@@ -26,30 +26,30 @@ class OrderedResults {
     }
   }
 
-  std::vector<smt::TheoremResult> take() {
-    std::vector<smt::TheoremResult> out;
+  std::vector<TheoremResult> take() {
+    std::vector<TheoremResult> out;
     out.reserve(slots_.size());
-    for (std::optional<smt::TheoremResult>& r : slots_) out.push_back(std::move(*r));
+    for (std::optional<TheoremResult>& r : slots_) out.push_back(std::move(*r));
     return out;
   }
 
  private:
   std::mutex mutex_;
-  std::vector<std::optional<smt::TheoremResult>> slots_;
+  std::vector<std::optional<TheoremResult>> slots_;
   size_t next_ = 0;
   const CompositionListener& listener_;
 };
 
 }  // namespace
 
-std::vector<smt::TheoremResult> prove_compositions(const std::vector<smt::PredicateTemplate>& templates,
+std::vector<TheoremResult> prove_compositions(const std::vector<PredicateTemplate>& templates,
                                                    Mutant mutant, const smt::SolverLimits& limits,
                                                    unsigned threads, const CompositionListener& listener) {
   OrderedResults results(templates.size(), listener);
-  parallel::Workers<smt::RuleProver> provers(
+  parallel::Workers<RuleProver> provers(
       static_cast<unsigned>(std::clamp<size_t>(threads, 1, std::max<size_t>(templates.size(), 1))),
-      [&] { return std::make_unique<smt::RuleProver>(limits); });
-  provers.run(templates.size(), [&](size_t i, smt::RuleProver& prover) {
+      [&] { return std::make_unique<RuleProver>(limits); });
+  provers.run(templates.size(), [&](size_t i, RuleProver& prover) {
     results.put(i, prover.prove_sound(templates[i], mutant));
   });
   return results.take();

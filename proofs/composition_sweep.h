@@ -9,16 +9,16 @@
 #include <vector>
 
 #include "model/mutants/mutant.h"
-#include "smt/predicate_template.h"
-#include "smt/rule_theorems.h"
+#include "proofs/predicate_template.h"
+#include "proofs/rule_theorems.h"
 #include "smt/solver_limits.h"
 
 namespace skipsound {
 
 // Called once per template, in template order, from whichever thread finished the last gap.
-using CompositionListener = std::function<void(size_t index, size_t count, const smt::TheoremResult&)>;
+using CompositionListener = std::function<void(size_t index, size_t count, const TheoremResult&)>;
 
-std::vector<smt::TheoremResult> prove_compositions(const std::vector<smt::PredicateTemplate>& templates,
+std::vector<TheoremResult> prove_compositions(const std::vector<PredicateTemplate>& templates,
                                                    Mutant mutant, const smt::SolverLimits& limits,
                                                    unsigned threads, const CompositionListener& listener);
 

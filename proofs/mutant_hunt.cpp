@@ -18,7 +18,7 @@ constexpr size_t kMinimumPerFileCases = 2000;
 
 std::optional<std::string> proof_counterexample(const ProveSummary& s) {
   for (const RuleProof& p : s.rules) {
-    if (p.result.verdict == smt::TheoremVerdict::Counterexample) {
+    if (p.result.verdict == TheoremVerdict::Counterexample) {
       return "rule " + p.result.rule + " (" + p.result.type + "): COUNTEREXAMPLE " +
              (p.result.counterexample ? p.result.counterexample->predicate : std::string());
     }

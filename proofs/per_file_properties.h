@@ -40,6 +40,7 @@ StatsAudit audit_stats(const Schema& schema, const generators::GeneratedFile& fi
 
 // ---- One (predicate, file) decision checked against the oracles ----
 
+// With the file's rows known; skip_judgement.h's Judgement is the stats-only classification.
 enum class DecisionOutcome {
   Kept,              // kept; Z3 found a re-validated witness, or was not asked
   MissedSkip,        // kept although Z3 proved no consistent row matches: a cost, not a bug

@@ -13,10 +13,6 @@
 
 namespace skipsound {
 
-using smt::RuleProver;
-using smt::TheoremCounterexample;
-using smt::TheoremResult;
-using smt::TheoremVerdict;
 
 bool RuleProof::as_expected() const {
   return result.verdict == (expect_counterexample ? TheoremVerdict::Counterexample : TheoremVerdict::Proved);

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "smt/rule_theorems.h"
+#include "proofs/rule_theorems.h"
 
 namespace skipsound {
 
@@ -29,12 +29,12 @@ struct ProveOptions {
   unsigned threads = 1;           // composition templates are proved on this many threads
   // Each composition result as soon as it and every earlier one are in (index among the
   // templates proved, their count).
-  std::function<void(size_t index, size_t count, const smt::TheoremResult&)> on_composition;
-  smt::SolverLimits limits = smt::kProverLimits;
+  std::function<void(size_t index, size_t count, const TheoremResult&)> on_composition;
+  smt::SolverLimits limits = kProverLimits;
 };
 
 struct RuleProof {
-  smt::TheoremResult result;
+  TheoremResult result;
   // Under a mutant: the rule is one the mutant breaks, so COUNTEREXAMPLE is the expected verdict.
   bool expect_counterexample = false;
   bool as_expected() const;
@@ -45,7 +45,7 @@ enum class ProveOutcome { AsExpected, TheoremFailed };
 struct ProveSummary {
   Mutant mutant = Mutant::None;
   std::vector<RuleProof> rules;
-  std::vector<smt::TheoremResult> exactness;   // informational: COUNTEREXAMPLE = a missed skip
+  std::vector<TheoremResult> exactness;   // informational: COUNTEREXAMPLE = a missed skip
   std::vector<RuleProof> composition;
   size_t composition_templates = 0;       // before the stride
   double total_millis = 0;
@@ -57,7 +57,7 @@ ProveSummary prove_all(const ProveOptions& options);
 
 nlohmann::json summary_to_json(const ProveSummary& s);
 // One table line: rule, type, verdict, time; a counterexample or UNKNOWN's reason below it.
-std::string theorem_line(const smt::TheoremResult& r);
+std::string theorem_line(const TheoremResult& r);
 std::string summary_to_text(const ProveSummary& s);
 
 }  // namespace skipsound

@@ -11,14 +11,9 @@
 
 #include "model/sql/expr.h"
 #include "model/mutants/mutant.h"
-#include "smt/predicate_template.h"
+#include "proofs/predicate_template.h"
 
 namespace skipsound {
-
-// The templates are smt's (smt/predicate_template.h); this file says which ones there are.
-using smt::LiteralSlot;
-using smt::PredicateTemplate;
-using smt::SlotShape;
 
 // Every docs/semantics.md §5 rule on every type it applies to (types where a rule gives "none" included: the
 // theorem then says every file is kept).

@@ -15,6 +15,10 @@
 
 namespace skipsound::cli {
 
+// A decision judged on the stats alone, as `skipsound check` sees a file: Z3's answer decides.
+// per_file_properties.h's DecisionOutcome judges generated files whose rows are known as well, so
+// it separates a skip a live row refutes from one only Z3 refutes, rejects Z3 witnesses the rows
+// disprove, and counts skips Z3 was not asked about: a finer classification, not the same one.
 enum class Judgement {
   ProvedSkip,     // skipped, and Z3 proved it
   Keep,           // kept, and Z3 found a row that may match

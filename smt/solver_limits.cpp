@@ -1,5 +1,7 @@
 #include "smt/solver_limits.h"
 
+#include <z3++.h>
+
 namespace skipsound::smt {
 
 void apply_limits(z3::solver& solver, const SolverLimits& limits) {

@@ -7,7 +7,9 @@
 #pragma once
 #include <string>
 
-#include <z3++.h>
+namespace z3 {
+class solver;  // declared only: code outside smt/ sees the limits, never Z3
+}
 
 namespace skipsound::smt {
 

@@ -233,14 +233,14 @@ z3::expr SymbolicFile::holds_row(RowSymbols& row) const {
   return holds;
 }
 
-std::optional<SymbolicFile::Decoded> SymbolicFile::decode(const z3::model& model,
+std::optional<DecodedFile> SymbolicFile::decode(const z3::model& model,
                                                           std::string& problem) const {
   const std::optional<Row> shadow = symbols_->decode(model, problem);
   if (!shadow) return std::nullopt;
   const Row& s = *shadow;
   const size_t globals = kFieldsPerColumn * leaves_.size();
   auto optional_value = [](const Value& v) { return v.is_null() ? std::nullopt : std::optional(v); };
-  Decoded d;
+  DecodedFile d;
   if (!s[globals].is_null()) d.stats.num_records = s[globals].as_int();
   d.physical_rows = s[globals + 1].as_int();
   d.dv_cardinality = s[globals + 2].as_int();

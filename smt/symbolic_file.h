@@ -17,6 +17,7 @@
 #include "model/mutants/mutant.h"
 #include "model/sql/schema.h"
 #include "model/stats/stats.h"
+#include "smt/decoded_file.h"
 #include "smt/row_symbols.h"
 
 namespace skipsound::smt {
@@ -67,17 +68,7 @@ class SymbolicFile {
   z3::expr exact() const;
 
   // The concrete stats a model assigns, with the DV cardinality, and the truth behind them.
-  struct ColumnTruth {
-    Value min, max;  // NULL when every live value is NULL
-    int64_t live_nulls = 0;
-  };
-  struct Decoded {
-    FileStats stats;
-    int64_t dv_cardinality = 0;
-    int64_t physical_rows = 0;
-    std::map<int, ColumnTruth> truth;  // by leaf
-  };
-  std::optional<Decoded> decode(const z3::model& model, std::string& problem) const;
+  std::optional<DecodedFile> decode(const z3::model& model, std::string& problem) const;
 
  private:
   std::vector<z3::expr> column_facts(const SymbolicColumn& c, const DataType& type) const;

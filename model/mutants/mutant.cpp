@@ -1,64 +1,116 @@
 #include "model/mutants/mutant.h"
 
-#include <utility>
+#include <stdexcept>
 
 namespace skipsound {
 
 namespace {
 
-constexpr std::pair<Mutant, const char*> kNames[] = {
-    {Mutant::None, "none"},
-    {Mutant::SkipMissingStats, "skip-missing-stats"},
-    {Mutant::TrustWideNullcount, "trust-wide-nullcount"},
-    {Mutant::NoTimestampMaxBump, "no-timestamp-max-bump"},
-    {Mutant::StringMaxPlainPrefix, "string-max-plain-prefix"},
-    {Mutant::IeeeNanOrder, "ieee-nan-order"},
-    {Mutant::LeAsLt, "le-as-lt"},
-    {Mutant::AppendSuppression, "append-suppression"},
-    {Mutant::AndAcrossReads, "and-across-reads"},
-    {Mutant::SkipWholeTableRead, "skip-whole-table-read"},
-    {Mutant::EmptyReadsSkipAll, "empty-reads-skip-all"},
+constexpr CodePathInfo kCodePaths[] = {
+    {CodePath::StatsWriter, "stats writer", "model/stats/string_truncation.cpp"},
+    {CodePath::SkippingBuilder, "skipping builder", "checker/skipping_builder.cpp"},
+    {CodePath::StatsVerification, "stats verification", "checker/stats_verification.cpp"},
+    {CodePath::SkipEvaluation, "skip evaluation", "checker/skipping_expr.cpp"},
+    {CodePath::ConflictFilter, "conflict filter", "checker/conflict_filter.cpp"},
+    {CodePath::SymbolicWriter, "symbolic writer", "smt/symbolic_file.cpp"},
+    {CodePath::SymbolicDecision, "symbolic decision", "smt/symbolic_skipping.cpp"},
 };
+
+// docs/semantics.md §8's table, as data. Built on first use: tests name their cases from it while
+// static objects are still being initialized.
+const std::vector<MutantInfo>& catalogue() {
+  static const std::vector<MutantInfo> entries = {
+    {Mutant::SkipMissingStats, "skip-missing-stats", MutantScope::PerFile,
+     "verification always passes: a missing stat no longer keeps the file",
+     "trusting absent stats as \"cannot match\" (engines that write no stats, columns past the indexed count, a "
+     "string max omitted past 2N)",
+     {CodePath::StatsVerification, CodePath::SymbolicDecision}},
+    {Mutant::TrustWideNullcount, "trust-wide-nullcount", MutantScope::PerFile,
+     "wide (DV) stats' nullCount read as the live null count",
+     "reading the tri-state nullCount of files with a deletion vector as an exact live count",
+     {CodePath::SkipEvaluation, CodePath::SymbolicDecision}},
+    {Mutant::NoTimestampMaxBump, "no-timestamp-max-bump", MutantScope::PerFile,
+     "no +1 ms on a timestamp max",
+     "forgetting that writers floor timestamps to the millisecond",
+     {CodePath::SkipEvaluation, CodePath::SymbolicDecision}},
+    {Mutant::StringMaxPlainPrefix, "string-max-plain-prefix", MutantScope::PerFile,
+     "the writer stores the plain N-code-point prefix as the string max",
+     "truncating a max like a min, so the stored max sorts below the true max",
+     {CodePath::StatsWriter, CodePath::SymbolicWriter}},
+    {Mutant::IeeeNanOrder, "ieee-nan-order", MutantScope::PerFile,
+     "stats comparisons involving NaN follow IEEE order (all false)",
+     "comparing floating stats with the language's native order instead of Spark's total order",
+     {CodePath::SkipEvaluation, CodePath::SymbolicDecision}},
+    {Mutant::LeAsLt, "le-as-lt", MutantScope::PerFile,
+     "c >= v builds max(c) > v and c <= v builds min(c) < v",
+     "an off-by-one at the boundary: a file whose max equals v is skipped",
+     // The theorems encode the builder's own output, so the builder's switch reaches them too.
+     {CodePath::SkippingBuilder}},
+    {Mutant::AppendSuppression, "append-suppression", MutantScope::ConflictTime,
+     "an UPDATE/DELETE winner's added files skip the append check",
+     "skipping the image files of rewrite-only DML winners by operation type (write skew)",
+     {CodePath::ConflictFilter}},
+    {Mutant::AndAcrossReads, "and-across-reads", MutantScope::ConflictTime,
+     "a file must survive every read (AND), not any (OR)",
+     "flattening all reads' filters into one predicate",
+     {CodePath::ConflictFilter}},
+    {Mutant::SkipWholeTableRead, "skip-whole-table-read", MutantScope::ConflictTime,
+     "data skipping applied even when the loser read the whole table",
+     "dropping the whole-table guard",
+     {CodePath::ConflictFilter}},
+    {Mutant::EmptyReadsSkipAll, "empty-reads-skip-all", MutantScope::ConflictTime,
+     "a loser with no recorded read predicate keeps no file",
+     "an empty read set giving an empty survivor set",
+     {CodePath::ConflictFilter}},
+  };
+  return entries;
+}
 
 }  // namespace
 
-const char* mutant_name(Mutant m) {
-  for (const auto& [mutant, name] : kNames) {
-    if (mutant == m) return name;
-  }
-  return "none";
+std::span<const MutantInfo> mutant_catalogue() { return catalogue(); }
+
+const MutantInfo& mutant_info(Mutant m) {
+  for (const MutantInfo& info : catalogue())
+    if (info.mutant == m) return info;
+  throw std::invalid_argument("no catalogue entry for this mutant");
 }
 
+std::span<const CodePathInfo> code_paths() { return kCodePaths; }
+
+const CodePathInfo& code_path_info(CodePath p) {
+  for (const CodePathInfo& info : kCodePaths)
+    if (info.path == p) return info;
+  throw std::invalid_argument("no such code path");
+}
+
+const char* mutant_name(Mutant m) { return m == Mutant::None ? "none" : mutant_info(m).name; }
+
 std::optional<Mutant> mutant_from_name(std::string_view name) {
-  for (const auto& [mutant, mutant_text] : kNames) {
-    if (name == mutant_text) return mutant;
-  }
+  if (name == "none") return Mutant::None;
+  for (const MutantInfo& info : catalogue())
+    if (name == info.name) return info.mutant;
   return std::nullopt;
 }
 
 const std::vector<Mutant>& all_mutants() {
   static const std::vector<Mutant> mutants = [] {
     std::vector<Mutant> out;
-    for (const auto& [mutant, name] : kNames) {
-      if (mutant != Mutant::None) out.push_back(mutant);
-    }
+    for (const MutantInfo& info : catalogue()) out.push_back(info.mutant);
     return out;
   }();
   return mutants;
 }
 
-bool is_per_file_mutant(Mutant m) {
-  switch (m) {
-    case Mutant::SkipMissingStats:
-    case Mutant::TrustWideNullcount:
-    case Mutant::NoTimestampMaxBump:
-    case Mutant::StringMaxPlainPrefix:
-    case Mutant::IeeeNanOrder:
-    case Mutant::LeAsLt: return true;
-    default: return false;
-  }
-}
+bool is_per_file_mutant(Mutant m) { return m != Mutant::None && mutant_info(m).scope == MutantScope::PerFile; }
 
-bool is_conflict_mutant(Mutant m) { return m != Mutant::None && !is_per_file_mutant(m); }
+bool is_conflict_mutant(Mutant m) { return m != Mutant::None && mutant_info(m).scope == MutantScope::ConflictTime; }
+
+std::string mutant_names(MutantScope scope) {
+  std::string names;
+  for (const MutantInfo& info : catalogue())
+    if (info.scope == scope) names += (names.empty() ? "" : ", ") + std::string(info.name);
+  return names;
+}
 
 }  // namespace skipsound

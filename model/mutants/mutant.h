@@ -1,7 +1,12 @@
 // Named, known-unsound variants of the production logic (docs/semantics.md §8), switchable at run time.
-// Each is a one-line deviation inside the real code path, never a copy of it.
+// Each is a one-line deviation inside the real code path, never a copy of it. This file is their
+// one catalogue: each mutant's name, the real bug class it stands for and the code paths it
+// changes (a per-file mutant changes the concrete code and the symbolic mirror the rule theorems
+// encode, so both switch on it).
 #pragma once
 #include <optional>
+#include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -9,24 +14,59 @@ namespace skipsound {
 
 enum class Mutant {
   None,
-  // per-file (skipping logic and stats writer)
-  SkipMissingStats,      // verification always passes: a missing stat no longer keeps the file
-  TrustWideNullcount,    // reads nullCount of wide (DV) stats as the live null count
-  NoTimestampMaxBump,    // forgets the +1 ms on a timestamp max
-  StringMaxPlainPrefix,  // writer stores the plain N-char prefix as the string max
-  IeeeNanOrder,          // compares floating stats with IEEE order (NaN compares false)
-  LeAsLt,                // builds max(c) > v for c >= v and min(c) < v for c <= v
-  // conflict-time
-  AppendSuppression,     // an UPDATE/DELETE winner's added files skip the append check
-  AndAcrossReads,        // a file must survive every read (AND), not any (OR)
-  SkipWholeTableRead,    // data skipping applied even when the loser read the whole table
-  EmptyReadsSkipAll,     // a loser with no recorded read predicate keeps no file
+  SkipMissingStats,
+  TrustWideNullcount,
+  NoTimestampMaxBump,
+  StringMaxPlainPrefix,
+  IeeeNanOrder,
+  LeAsLt,
+  AppendSuppression,
+  AndAcrossReads,
+  SkipWholeTableRead,
+  EmptyReadsSkipAll,
 };
 
+// Per-file mutants change one file's KEEP/SKIP (or the stats it was written with); conflict-time
+// mutants change which files a conflict check looks at.
+enum class MutantScope { PerFile, ConflictTime };
+
+// The code paths a mutant may switch, each in one source file.
+enum class CodePath {
+  StatsWriter,        // the string max a writer records
+  SkippingBuilder,    // the skipping expression built for a predicate
+  StatsVerification,  // which stats a skip needs present
+  SkipEvaluation,     // reading stats and comparing them
+  ConflictFilter,     // which of a winner's files a loser's reads are checked against
+  SymbolicWriter,     // the rule theorems' symbolic writer
+  SymbolicDecision,   // the rule theorems' symbolic read, verification and comparison
+};
+
+struct CodePathInfo {
+  CodePath path;
+  const char* name;    // "skip evaluation"
+  const char* source;  // the file the switch lives in, from the source root
+};
+
+struct MutantInfo {
+  Mutant mutant;
+  const char* name;       // "skip-missing-stats", as on the command line
+  MutantScope scope;
+  const char* deviation;  // what the code does instead
+  const char* bug_class;  // the real bug it stands for
+  std::vector<CodePath> paths;
+};
+
+std::span<const MutantInfo> mutant_catalogue();  // every mutant except None, per-file ones first
+const MutantInfo& mutant_info(Mutant m);          // m != None
+std::span<const CodePathInfo> code_paths();
+const CodePathInfo& code_path_info(CodePath p);
+
 const char* mutant_name(Mutant m);  // "append-suppression", ..., "none"
-std::optional<Mutant> mutant_from_name(std::string_view name);
-const std::vector<Mutant>& all_mutants();       // every mutant except None
-bool is_per_file_mutant(Mutant m);              // the first six
-bool is_conflict_mutant(Mutant m);              // the last four
+std::optional<Mutant> mutant_from_name(std::string_view name);  // "none" gives Mutant::None
+const std::vector<Mutant>& all_mutants();  // every mutant except None, in catalogue order
+bool is_per_file_mutant(Mutant m);
+bool is_conflict_mutant(Mutant m);
+// The names of the mutants in `scope`, comma-separated, for help texts.
+std::string mutant_names(MutantScope scope);
 
 }  // namespace skipsound

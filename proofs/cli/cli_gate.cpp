@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/mutants/mutant.h"
 #include "model/values/input_error.h"
 #include "proofs/cli/cli.h"
 #include "proofs/gate.h"
@@ -177,7 +178,10 @@ void add_gate_command(CLI::App& app, int& exit_code) {
   command->add_option("--budget", arguments->budget, "trials per category (default 2000), or seconds like 60s");
   command->add_option("--seed", arguments->seed, "master seed (a number or 'random'; printed at start)");
   command->add_option("--category", arguments->categories, "explorer categories to run (default all)");
-  command->add_option("--mutant", arguments->mutants, "mutants to hunt (default all; 'none' skips the matrix)");
+  command->add_option("--mutant", arguments->mutants,
+                      "mutants to hunt (default all; 'none' skips the matrix): per-file " +
+                          mutant_names(MutantScope::PerFile) + "; conflict-time " +
+                          mutant_names(MutantScope::ConflictTime));
   command->add_option("--threads", arguments->threads, "worker threads (default: all cores)");
   command->add_option("--junit", arguments->junit, "write JUnit XML here");
   command->add_option("--json", arguments->json, "write the report as JSON here");

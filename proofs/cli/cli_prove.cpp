@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/mutants/mutant.h"
 #include "proofs/cli/cli.h"
 #include "proofs/prove_all.h"
 
@@ -13,16 +14,17 @@ namespace skipsound::cli {
 
 namespace {
 
-constexpr const char* kProveHelp =
-    "prove every skipping rule of docs/semantics.md §5 on every type (float with --all-types) with symbolic stats "
-    "and literals: "
-    "PROVED, COUNTEREXAMPLE (stats, literal, row) or UNKNOWN (reason), with times. "
-    "--mutant takes the per-file mutants (skip-missing-stats, trust-wide-nullcount, "
-    "no-timestamp-max-bump, string-max-plain-prefix, ieee-nan-order, le-as-lt); the conflict-time "
-    "mutants (append-suppression, and-across-reads, skip-whole-table-read, empty-reads-skip-all) "
-    "are not properties of one rule and are out of scope here. Exit 0 when every theorem comes "
-    "out as expected (PROVED, or COUNTEREXAMPLE for the rules a mutant breaks), 1 otherwise, 2 on "
-    "bad usage, 3 on an internal error.";
+std::string prove_help() {
+  return "prove every skipping rule of docs/semantics.md §5 on every type (float with --all-types) with symbolic "
+         "stats and literals: "
+         "PROVED, COUNTEREXAMPLE (stats, literal, row) or UNKNOWN (reason), with times. "
+         "--mutant takes the per-file mutants (" +
+         mutant_names(MutantScope::PerFile) + "); the conflict-time mutants (" +
+         mutant_names(MutantScope::ConflictTime) +
+         ") are not properties of one rule and are out of scope here. Exit 0 when every theorem comes "
+         "out as expected (PROVED, or COUNTEREXAMPLE for the rules a mutant breaks), 1 otherwise, 2 on "
+         "bad usage, 3 on an internal error.";
+}
 
 struct ProveArguments {
   std::string mutant = "none";
@@ -33,14 +35,14 @@ struct ProveArguments {
   int max_connectives = 3;
   size_t stride = 1;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  smt::SolverLimits limits = smt::kProverLimits;
+  smt::SolverLimits limits = kProverLimits;
 };
 
 }  // namespace
 
 void add_prove_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ProveArguments>();
-  auto* command = app.add_subcommand("prove", kProveHelp);
+  auto* command = app.add_subcommand("prove", prove_help());
   command->add_option("--mutant", args->mutant, "prove against a per-file mutant");
   command->add_flag("--json", args->json, "print the results as JSON");
   command->add_flag("--composition", args->composition,
@@ -84,7 +86,7 @@ void add_prove_command(CLI::App& app, int& exit_code) {
     // The sweep runs for a long time: each template's line as soon as it is proved (on stderr
     // under --json, which keeps stdout one JSON document).
     std::ostream* progress = args->json ? &std::cerr : &std::cout;
-    options.on_composition = [progress](size_t index, size_t count, const smt::TheoremResult& r) {
+    options.on_composition = [progress](size_t index, size_t count, const TheoremResult& r) {
       *progress << "composition " << index + 1 << "/" << count << "  " << theorem_line(r) << std::flush;
     };
     const ProveSummary summary = prove_all(options);

@@ -9,17 +9,11 @@
 #include "proofs/composition_sweep.h"
 #include "proofs/prove_all.h"
 #include "proofs/rule_catalogue.h"
-#include "smt/rule_theorems.h"
+#include "proofs/rule_theorems.h"
 
 namespace skipsound {
 namespace {
 
-using smt::ExactnessScope;
-using smt::RuleProver;
-using smt::TheoremCounterexample;
-using smt::TheoremResult;
-using smt::TheoremVerdict;
-using smt::kExactnessNonNullRows;
 
 const PredicateTemplate& find_template(const std::vector<PredicateTemplate>& all, const std::string& rule,
                                        const std::string& type) {
@@ -187,7 +181,7 @@ TEST(RuleTheorems, CompositionSubsetIsProvedOnTwoThreadsInTemplateOrder) {
   ASSERT_GT(subset.size(), 20u);
   std::vector<size_t> reported;
   const std::vector<TheoremResult> results = prove_compositions(
-      subset, Mutant::None, smt::kProverLimits, 2,
+      subset, Mutant::None, kProverLimits, 2,
       [&](size_t index, size_t count, const TheoremResult&) {
         EXPECT_EQ(count, subset.size());
         reported.push_back(index);

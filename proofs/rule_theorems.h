@@ -3,7 +3,9 @@
 // production logic skips the file" is unsatisfiable. The production side is the builder's own
 // skipping predicate for the template, encoded with verification, the keep rule, the timestamp
 // bump, string truncation and NaN order (smt/symbolic_skipping.h), mutants included. A solver
-// witness is replayed through the concrete code before it is called a counterexample.
+// witness is replayed through the concrete code before it is called a counterexample. smt/ encodes,
+// checks and decodes (smt/rule_query.h); what each theorem states, when to search again and how a
+// witness is judged is here.
 #pragma once
 #include <optional>
 #include <string>
@@ -13,10 +15,10 @@
 #include "model/sql/row.h"
 #include "model/stats/stats.h"
 #include "model/stats/string_truncation.h"
-#include "smt/predicate_template.h"
+#include "proofs/predicate_template.h"
 #include "smt/solver_limits.h"
 
-namespace skipsound::smt {
+namespace skipsound {
 
 enum class TheoremVerdict { Proved, Counterexample, Unknown };
 const char* theorem_verdict_name(TheoremVerdict v);  // "PROVED", "COUNTEREXAMPLE", "UNKNOWN"
@@ -52,12 +54,12 @@ inline constexpr int kExactnessNonNullRows = 3;
 
 // Measured: the default theorems (every type but float) need between 10M and 20M steps at most
 // (one needs more than 10M), and each of the 11,142 composition templates fits within this limit.
-inline constexpr SolverLimits kProverLimits{50'000'000, 0};
+inline constexpr smt::SolverLimits kProverLimits{50'000'000, 0};
 
 class RuleProver {
  public:
   // `string_prefix_length`: the writer's N (docs/semantics.md §4), for the symbolic file and the replay.
-  explicit RuleProver(SolverLimits limits = kProverLimits, int string_prefix_length = kDefaultStringPrefixLength);
+  explicit RuleProver(smt::SolverLimits limits = kProverLimits, int string_prefix_length = kDefaultStringPrefixLength);
 
   // Soundness of the production rule under `mutant`.
   TheoremResult prove_sound(const PredicateTemplate& t, Mutant mutant = Mutant::None);
@@ -71,8 +73,8 @@ class RuleProver {
   TheoremResult prove_exact(const PredicateTemplate& t, ExactnessScope scope = ExactnessScope::ManyRows);
 
  private:
-  SolverLimits limits_;
+  smt::SolverLimits limits_;
   int string_prefix_length_;
 };
 
-}  // namespace skipsound::smt
+}  // namespace skipsound

@@ -1,6 +1,6 @@
-#include "smt/predicate_template.h"
+#include "proofs/predicate_template.h"
 
-namespace skipsound::smt {
+namespace skipsound {
 
 namespace {
 
@@ -26,4 +26,4 @@ ExprPtr instantiate(const PredicateTemplate& t, const std::vector<Value>& litera
   return substitute(t.predicate, t.slots, literals);
 }
 
-}  // namespace skipsound::smt
+}  // namespace skipsound
