@@ -13,9 +13,20 @@
 
 namespace skipsound {
 
+inline constexpr const char* kNumIndexedColsKey = "delta.dataSkippingNumIndexedCols";
+inline constexpr const char* kStatsColumnsKey = "delta.dataSkippingStatsColumns";
+
+// The value of delta.dataSkippingStatsColumns, parsed as Delta parses it: "a, b.c, `x.y`" is
+// {{a}, {b, c}, {x.y}}; blank text is the empty list. Throws InputError (with the column of the
+// fault) on an unbalanced backquote, an empty name or a character an unquoted name cannot hold.
+std::vector<ColumnPath> parse_stats_columns(const std::string& text);
+// The value of delta.dataSkippingNumIndexedCols: an integer, -1 or more. Throws InputError.
+int parse_num_indexed_cols(const std::string& text);
+
 struct StatsConfig {
   int num_indexed_cols = 32;  // delta.dataSkippingNumIndexedCols; -1 = every column
-  std::optional<std::vector<ColumnPath>> stats_columns;  // delta.dataSkippingStatsColumns
+  // delta.dataSkippingStatsColumns; when set, num_indexed_cols is ignored (as Delta does).
+  std::optional<std::vector<ColumnPath>> stats_columns;
   int string_prefix_length = kDefaultStringPrefixLength;
   std::vector<std::string> partition_columns;  // logical top-level names; never in stats
 
