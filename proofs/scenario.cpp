@@ -202,6 +202,7 @@ class ScenarioParser {
     if (table_built_) return;
     if (!has_schema_) throw InputError("the scenario needs a 'schema:' line first");
     properties_.stats.partition_columns = partition_columns_;
+    with_error_context("property statsColumns", [&] { check_stats_columns(schema_, properties_.stats); });
     scenario_.table = Table(schema_, properties_);
     table_built_ = true;
   }

@@ -31,7 +31,7 @@ class StatsColumnsParser {
       columns.push_back(column());
     } while (accept(','));
     skip_whitespace();
-    if (!at_end()) fail(at_, "expected ',' or '.' before '" + std::string(1, text_[at_]) + "'");
+    if (!at_end()) fail(at_, "expected ',' or '.' before " + quoted(text_[at_]));
     return columns;
   }
 
@@ -51,7 +51,7 @@ class StatsColumnsParser {
     while (!at_end() && is_unquoted_name_char(text_[at_])) ++at_;
     if (at_ > start) return text_.substr(start, at_ - start);
     if (at_end() || text_[at_] == ',' || text_[at_] == '.') fail(at_, "empty column name");
-    fail(at_, "'" + std::string(1, text_[at_]) + "' in an unquoted column name (backquote the name)");
+    fail(at_, quoted(text_[at_]) + " in an unquoted column name (backquote the name)");
   }
 
   std::string quoted_name() {
@@ -71,6 +71,12 @@ class StatsColumnsParser {
     }
     if (name.empty()) fail(open, "empty column name");
     return name;
+  }
+
+  static std::string quoted(char c) {
+    std::string text(3, '\'');
+    text[1] = c;
+    return text;
   }
 
   static bool is_unquoted_name_char(char c) {
@@ -167,6 +173,25 @@ StatsConfig StatsConfig::from_configuration(const std::map<std::string, std::str
     config.stats_columns = with_error_context(it->first, [&] { return parse_stats_columns(it->second); });
   }
   return config;
+}
+
+void check_stats_columns(const Schema& schema, const StatsConfig& config) {
+  if (!config.stats_columns) return;
+  std::vector<int> listed(schema.leaves().size(), 0);
+  for (const ColumnPath& column : *config.stats_columns) {
+    const std::string name = path_to_sql(column);
+    if (std::any_of(config.partition_columns.begin(), config.partition_columns.end(),
+                    [&](const std::string& p) { return column.size() == 1 && ascii_iequals(p, column.front()); })) {
+      throw InputError(name + " is a partition column: partition columns have no stats");
+    }
+    bool found = false;
+    for (const Leaf& leaf : schema.leaves()) {
+      if (!is_prefix_of(column, leaf.path)) continue;
+      found = true;
+      if (++listed[leaf.ordinal] > 1) throw InputError(path_to_sql(leaf.path) + " is listed twice");
+    }
+    if (!found) throw InputError("no column " + name + " in the schema");
+  }
 }
 
 std::vector<bool> indexed_leaves(const Schema& schema, const StatsConfig& config) {

@@ -36,6 +36,13 @@ struct StatsConfig {
   bool operator==(const StatsConfig& o) const = default;
 };
 
+// The checks Delta makes when delta.dataSkippingStatsColumns is set on a table: every listed
+// column is in the schema (a struct or a leaf, names compared case-insensitively), none is a
+// partition column, no leaf is listed twice (a struct and a leaf under it included). Throws
+// InputError naming the column. A log's configuration passed them when it was written, and Delta
+// reads it without them, so only settings given to skipsound directly are checked.
+void check_stats_columns(const Schema& schema, const StatsConfig& config);
+
 // Whether a leaf gets stats under this config: not a partition column, and within the
 // statsColumns list (a struct there covers its leaves) or the first num_indexed_cols leaves.
 // Returned by Leaf::ordinal, the length of schema.leaves().

@@ -31,6 +31,11 @@ StatsConfig config_from(const FileInputOptions& options, StatsConfig config, std
   return config;
 }
 
+// A stats-column list given here is checked as Delta checks the property when it is set.
+void check_stats_columns_option(const FileInputOptions& options, const LoadedFiles& files) {
+  if (options.stats_columns) with_error_context("--stats-columns", [&] { check_stats_columns(files.schema, files.config); });
+}
+
 std::vector<Row> read_rows(const std::string& path, const Schema& schema) {
   std::istringstream lines(read_text_file(path));
   std::vector<Row> rows;
@@ -54,6 +59,7 @@ void load_table(const FileInputOptions& options, LoadedFiles& files, std::vector
   warnings.insert(warnings.end(), table.warnings.begin(), table.warnings.end());
   files.schema = table.metadata.schema;
   files.config = config_from(options, table.stats_config, warnings);
+  check_stats_columns_option(options, files);
   for (const LiveFile& f : table.files) {
     const FileStats* stats = f.stats ? &files.stats.emplace_back(*f.stats) : nullptr;
     files.candidates.push_back(CandidateFile{f.add.path, stats, partition_row(f.partition_values, files.schema),
@@ -96,6 +102,7 @@ LoadedFiles load_files(const FileInputOptions& options, std::vector<std::string>
     throw InputError("bad schema JSON in " + options.schema_file + ": " + e.what());
   }
   files.config = config_from(options, StatsConfig{}, warnings);
+  check_stats_columns_option(options, files);
   if (!options.stats_json.empty() == !options.rows_file.empty())
     throw InputError("give exactly one of --stats, --rows or --table");
   if (!options.stats_json.empty()) {

@@ -100,6 +100,8 @@ TEST(TablePropertyOptions, MalformedValuesNameTheOption) {
   EXPECT_EQ(unbalanced.column(), 8);
   options.stats_columns = "id,,b";
   EXPECT_EQ(error_of(options).message(), "--stats-columns: empty column name");
+  options.stats_columns = "b.c.x";
+  EXPECT_EQ(error_of(options).message(), "--stats-columns: no column b.c.x in the schema");
   options.stats_columns.reset();
   options.num_indexed_cols = "-2";
   EXPECT_EQ(error_of(options).message(), "--num-indexed-cols: must be -1 or more, got -2");

@@ -46,6 +46,9 @@ TEST(ScenarioProperties, MalformedValuesNameTheFileLineAndProperty) {
       << error_of("property statsColumns: id, `b.c");
   EXPECT_NE(error_of("property statsColumns: id,,x").find("p.scn:2: error: property statsColumns: empty column name"),
             std::string::npos);
+  EXPECT_NE(error_of("property statsColumns: b.c").find("p.scn:3: property statsColumns: no column b.c in the schema"),
+            std::string::npos)
+      << error_of("property statsColumns: b.c");
   EXPECT_NE(error_of("property numIndexedCols: many").find("p.scn:2: property numIndexedCols: not an integer: 'many'"),
             std::string::npos)
       << error_of("property numIndexedCols: many");

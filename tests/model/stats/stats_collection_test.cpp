@@ -181,6 +181,26 @@ TEST(StatsCollection, NumIndexedColsIsIgnoredWhenStatsColumnsAreSet) {
   }
 }
 
+std::string check_error(const std::string& columns, std::vector<std::string> partitions = {}) {
+  const Schema schema({field("p", TypeKind::Int), struct_field("s", {field("x", TypeKind::Int), field("y", TypeKind::Int)}),
+                       field("a.b", TypeKind::Int)});
+  try {
+    check_stats_columns(schema, StatsConfig::from_configuration({{kStatsColumnsKey, columns}}, partitions));
+  } catch (const InputError& e) {
+    return e.message();
+  }
+  return "accepted";
+}
+
+TEST(StatsColumnsCheck, ListedColumnsMustExistOnceAndNotBePartitionColumns) {
+  EXPECT_EQ(check_error("s.x, `a.b`, S.Y"), "accepted");
+  EXPECT_EQ(check_error("s"), "accepted");
+  EXPECT_EQ(check_error("s.z"), "no column s.z in the schema");
+  EXPECT_EQ(check_error("a.b"), "no column a.b in the schema");  // unquoted: a struct a with a field b
+  EXPECT_EQ(check_error("s, s.x"), "s.x is listed twice");
+  EXPECT_EQ(check_error("p", {"p"}), "p is a partition column: partition columns have no stats");
+}
+
 TEST(StatsCollection, BinaryHasNullCountOnly) {
   const Schema schema({field("bin", TypeKind::Binary)});
   const FileStats s = collect_stats({{Value::binary("\x01")}, {nul()}}, schema, StatsConfig{});
