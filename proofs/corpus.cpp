@@ -11,6 +11,7 @@
 #include "model/sql/printer.h"
 #include "model/sql/row.h"
 #include "model/stats/stats.h"
+#include "model/stats/stats_collection.h"
 #include "model/values/exact_json.h"
 
 namespace skipsound {
@@ -26,17 +27,12 @@ const nlohmann::json& required(const nlohmann::json& j, const char* key) {
   return j.at(key);
 }
 
-ColumnPath parse_path(const std::string& dotted) {
-  ColumnPath path;
-  std::stringstream ss(dotted);
-  for (std::string part; std::getline(ss, part, '.');) path.push_back(part);
-  return path;
-}
-
-std::string join_path(const ColumnPath& path) {
-  std::string out;
-  for (const auto& part : path) out += (out.empty() ? "" : ".") + part;
-  return out;
+// One statsColumns entry in Delta's syntax ("s.x", "`a.b`"), read by the table property's parser.
+ColumnPath stats_column_from_text(const std::string& text) {
+  const std::vector<ColumnPath> columns =
+      with_error_context("corpus case: statsColumns", [&] { return parse_stats_columns(text); });
+  if (columns.size() != 1) throw InputError("corpus case: statsColumns: expected one column per entry, got '" + text + "'");
+  return columns.front();
 }
 
 StatsConfig stats_config_from_json(const nlohmann::json& j) {
@@ -44,7 +40,7 @@ StatsConfig stats_config_from_json(const nlohmann::json& j) {
   config.num_indexed_cols = required(j, "numIndexedCols").get<int>();
   if (j.contains("statsColumns")) {
     std::vector<ColumnPath> columns;
-    for (const auto& c : j.at("statsColumns")) columns.push_back(parse_path(c.get<std::string>()));
+    for (const auto& c : j.at("statsColumns")) columns.push_back(stats_column_from_text(c.get<std::string>()));
     config.stats_columns = columns;
   }
   config.partition_columns = required(j, "partitionColumns").get<std::vector<std::string>>();
@@ -56,7 +52,7 @@ nlohmann::json stats_config_to_json(const StatsConfig& config) {
                       {"partitionColumns", config.partition_columns}};
   if (config.stats_columns) {
     j["statsColumns"] = nlohmann::json::array();
-    for (const auto& path : *config.stats_columns) j["statsColumns"].push_back(join_path(path));
+    for (const auto& path : *config.stats_columns) j["statsColumns"].push_back(path_to_sql(path));
   }
   return j;
 }

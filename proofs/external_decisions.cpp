@@ -91,7 +91,7 @@ void load_live_file(const json& line, TableCache& tables, LoadedFiles& file) {
                                  [&](const LiveFile& f) { return f.add.path == path; });
   if (live == table.files.end()) throw InputError("no live file \"" + path + "\" in " + table.dir);
   file.schema = table.metadata.schema;
-  file.config = table.stats_config();
+  file.config = table.stats_config;
   const FileStats* stats = nullptr;
   if (const auto it = line.find("stats"); it != line.end()) stats = &file.stats.emplace_back(stats_of(*it, file.schema));
   else if (live->stats) stats = &file.stats.emplace_back(*live->stats);

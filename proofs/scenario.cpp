@@ -12,6 +12,7 @@
 #include "model/values/input_error.h"
 #include "model/sql/parser.h"
 #include "model/sql/printer.h"
+#include "model/stats/stats_collection.h"
 #include "model/stats/stats_widening.h"
 #include "model/values/ascii_text.h"
 #include "model/values/exact_json.h"
@@ -120,14 +121,33 @@ class ScenarioParser {
     table_directive([&] {
       std::vector<StructField> fields;
       for (const std::string& column : split_top_level(body, ',')) {
-        const size_t space = column.find(' ');
-        if (space == std::string::npos) throw InputError("expected '<name> <type>' in the schema");
-        fields.push_back(StructField{trim_whitespace(column.substr(0, space)),
-                                     parse_type_name(trim_whitespace(column.substr(space + 1))), true, {}});
+        const size_t name_end = end_of_column_name(column);
+        if (name_end >= column.size()) throw InputError("expected '<name> <type>' in the schema");
+        fields.push_back(StructField{top_level_name(column.substr(0, name_end)),
+                                     parse_type_name(trim_whitespace(column.substr(name_end))), true, {}});
       }
       schema_ = Schema(std::move(fields));
       has_schema_ = true;
     });
+  }
+
+  // The first whitespace outside backquotes ends a schema column's name.
+  static size_t end_of_column_name(const std::string& column) {
+    bool quoted = false;
+    for (size_t i = 0; i < column.size(); ++i) {
+      if (column[i] == '`') quoted = !quoted;
+      if (!quoted && std::isspace(static_cast<unsigned char>(column[i]))) return i;
+    }
+    return column.size();
+  }
+
+  // A name as Delta's column lists write it ("x", "`a.b`"): the same syntax as statsColumns.
+  static std::string top_level_name(const std::string& text) {
+    const std::vector<ColumnPath> columns = parse_stats_columns(text);
+    if (columns.size() != 1 || columns.front().size() != 1) {
+      throw InputError("expected one top-level column name, got '" + text + "' (backquote a name with dots)");
+    }
+    return columns.front().front();
   }
 
   static bool on_off(const std::string& value) {
@@ -137,21 +157,14 @@ class ScenarioParser {
     throw InputError("expected on or off, got '" + value + "'");
   }
 
-  static int parse_int(const std::string& text) {
-    size_t used = 0;
-    const int value = std::stoi(text, &used);
-    if (used != text.size()) throw InputError("expected an integer, got '" + text + "'");
-    return value;
-  }
-
+  // Property names as scenarios abbreviate them or as Delta spells them; values in Delta's syntax,
+  // parsed by the same code that reads a Delta log's metaData.configuration.
   void parse_property(const std::string& name, const std::string& value) {
     const std::string key = ascii_lower(name);
-    if (key == "numindexedcols") {
-      properties_.stats.num_indexed_cols = parse_int(value);
-    } else if (key == "statscolumns") {
-      std::vector<ColumnPath> columns;
-      for (const std::string& c : split_top_level(value, ',')) columns.push_back({c});
-      properties_.stats.stats_columns = columns;
+    if (key == "numindexedcols" || key == ascii_lower(kNumIndexedColsKey)) {
+      properties_.stats.num_indexed_cols = with_error_context("property " + name, [&] { return parse_num_indexed_cols(value); });
+    } else if (key == "statscolumns" || key == ascii_lower(kStatsColumnsKey)) {
+      properties_.stats.stats_columns = with_error_context("property " + name, [&] { return parse_stats_columns(value); });
     } else if (key == "deletionvectors") {
       properties_.deletion_vectors = on_off(value);
     } else if (key == "isolation") {
@@ -163,6 +176,13 @@ class ScenarioParser {
     } else {
       throw InputError("unknown property '" + name + "'");
     }
+  }
+
+  static int parse_int(const std::string& text) {
+    size_t used = 0;
+    const int value = std::stoi(text, &used);
+    if (used != text.size()) throw InputError("expected an integer, got '" + text + "'");
+    return value;
   }
 
   void parse_flag(const std::string& name, const std::string& value) {
@@ -182,6 +202,7 @@ class ScenarioParser {
     if (table_built_) return;
     if (!has_schema_) throw InputError("the scenario needs a 'schema:' line first");
     properties_.stats.partition_columns = partition_columns_;
+    with_error_context("property statsColumns", [&] { check_stats_columns(schema_, properties_.stats); });
     scenario_.table = Table(schema_, properties_);
     table_built_ = true;
   }

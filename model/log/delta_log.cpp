@@ -1,11 +1,13 @@
 #include "model/log/delta_log.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "model/values/input_error.h"
 #include "model/values/temporal.h"
@@ -148,6 +150,8 @@ struct Replay {
   std::map<FileKey, AddFile> live;
   std::optional<Metadata> metadata;
   std::optional<Protocol> protocol;
+  std::string commit_file;             // the commit being applied
+  std::string metadata_file, protocol_file;  // the commits of the live metaData and protocol
   std::map<std::string, int64_t> app_versions;
   std::map<std::string, std::string> domains;
 
@@ -156,8 +160,14 @@ struct Replay {
   }
   void on(const AddFile& a) { live[{a.path, dv_id(a.deletion_vector)}] = a; }
   void on(const RemoveFile& r) { live.erase({r.path, dv_id(r.deletion_vector)}); }
-  void on(const Metadata& m) { metadata = m; }
-  void on(const Protocol& p) { protocol = p; }
+  void on(const Metadata& m) {
+    metadata = m;
+    metadata_file = commit_file;
+  }
+  void on(const Protocol& p) {
+    protocol = p;
+    protocol_file = commit_file;
+  }
   void on(const Txn& t) { app_versions[t.app_id] = t.version; }
   void on(const DomainMetadata& d) {
     if (d.removed) {
@@ -170,11 +180,44 @@ struct Replay {
   void on(const AddCdcFile&) {}  // change data is not table data
 };
 
-}  // namespace
+// Reader features whose effect on the log and on stats the model implements (docs/semantics.md §4):
+//   columnMapping        stats and partition values keyed by physical names (Metadata::stats_naming);
+//   deletionVectors      files keyed by (path, DV id), the DV cardinality, wide bounds;
+//   timestampNtz         the timestamp_ntz type with its stats and partition values;
+//   vacuumProtocolCheck  constrains VACUUM only, which reads nothing skipsound reads.
+// Anything else changes what a file's stats or rows mean (typeWidening: old files' stats in the
+// old type; collations: a string order other than UTF-8 bytes; variantType: a type the model
+// lacks; v2Checkpoint: a log whose state may live in checkpoint sidecars), so it is refused.
+constexpr std::array<std::string_view, 4> kSupportedReaderFeatures = {
+    "columnMapping", "deletionVectors", "timestampNtz", "vacuumProtocolCheck"};
+// 1: plain; 2: column mapping; 3: table features (readerFeatures lists what is needed).
+constexpr int kMaxReaderVersion = 3;
 
-StatsConfig DeltaTable::stats_config() const {
-  return StatsConfig::from_configuration(metadata.configuration, metadata.partition_columns);
+// Refuses a table whose protocol requires more than skipsound reads, as Delta readers refuse one
+// newer than they are: deciding skips on a table read wrongly would be silently wrong.
+void check_readable(const Protocol& protocol, const std::string& protocol_file) {
+  if (protocol.min_reader_version > kMaxReaderVersion) {
+    throw InputError(protocol_file + ": unsupported Delta protocol: minReaderVersion " +
+                     std::to_string(protocol.min_reader_version) + " (skipsound reads versions up to " +
+                     std::to_string(kMaxReaderVersion) + ")");
+  }
+  std::string unsupported;
+  for (const std::string& feature : protocol.reader_features.value_or(std::vector<std::string>{})) {
+    if (std::find(kSupportedReaderFeatures.begin(), kSupportedReaderFeatures.end(), feature) ==
+        kSupportedReaderFeatures.end()) {
+      unsupported += (unsupported.empty() ? "" : ", ") + feature;
+    }
+  }
+  if (unsupported.empty()) return;
+  std::string supported;
+  for (std::string_view feature : kSupportedReaderFeatures) {
+    supported += (supported.empty() ? "" : ", ") + std::string(feature);
+  }
+  throw InputError(protocol_file + ": unsupported Delta reader feature(s): " + unsupported +
+                   " (skipsound implements " + supported + ")");
 }
+
+}  // namespace
 
 Value partition_value_from_text(const std::optional<std::string>& text, const DataType& type) {
   if (!text || text->empty()) return Value::null(type);
@@ -246,12 +289,16 @@ DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> versi
   }
   Replay replay;
   for (int64_t v = 0; v <= target; ++v) {
-    const fs::path file = log_dir / version_file_name(v, ".json");
-    for (const Action& action : parse_commit(read_file(file), file.string())) replay.apply(action);
+    replay.commit_file = (log_dir / version_file_name(v, ".json")).string();
+    for (const Action& action : parse_commit(read_file(replay.commit_file), replay.commit_file)) replay.apply(action);
   }
   if (!replay.metadata) throw InputError(log_dir.string() + ": no metaData action in commits 0.." + std::to_string(target));
   if (!replay.protocol) throw InputError(log_dir.string() + ": no protocol action in commits 0.." + std::to_string(target));
+  check_readable(*replay.protocol, replay.protocol_file);
   table.metadata = std::move(*replay.metadata);
+  table.stats_config = with_error_context(replay.metadata_file + ": metaData.configuration", [&] {
+    return StatsConfig::from_configuration(table.metadata.configuration, table.metadata.partition_columns);
+  });
   table.protocol = std::move(*replay.protocol);
   table.app_versions = std::move(replay.app_versions);
   table.domains = std::move(replay.domains);

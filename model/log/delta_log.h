@@ -34,14 +34,17 @@ struct DeltaTable {
   std::map<std::string, std::string> domains;          // live domainMetadata
   std::vector<std::string> warnings;                   // skipped stats, ignored checkpoint, ...
 
+  StatsConfig stats_config;  // from metadata.configuration and partitionColumns
+
   StatsNaming stats_naming() const { return metadata.stats_naming(); }
-  StatsConfig stats_config() const;
 };
 
 // Replays `<dir>/_delta_log/NNNNNNNNNNNNNNNNNNNN.json` from 0 up to `version` (default: the
 // latest). A `_last_checkpoint` is ignored when JSON commits from 0 exist (noted in warnings);
 // if the checkpoint would be needed, throws InputError naming it. Throws InputError for a missing
-// log, gaps between versions, malformed lines, an unknown version or a missing metaData/protocol.
+// log, gaps between versions, malformed lines, an unknown version, a missing metaData/protocol, a
+// protocol needing a reader version or feature skipsound does not implement, or a malformed
+// delta.dataSkipping* setting (each error names the commit file).
 DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> version = std::nullopt);
 
 // A partition value's text as a typed value: "4", "0.0", "true", "2021-09-08",

@@ -16,64 +16,94 @@ bool is_prefix_of(const ColumnPath& prefix, const ColumnPath& path) {
   return std::equal(prefix.begin(), prefix.end(), path.begin(), ascii_iequals);
 }
 
-// "a, b.c, `my col`.d" -> {{a}, {b,c}, {my col, d}}; "``" inside backquotes is one backquote.
-std::vector<ColumnPath> parse_stats_columns(const std::string& text) {
-  std::vector<ColumnPath> columns;
-  ColumnPath current;
-  std::string part;
-  bool quoted = false, part_was_quoted = false;
-  auto finish_part = [&] {
-    std::string name = part_was_quoted ? part : trim_whitespace(part);
-    if (name.empty()) {
-      throw InputError("delta.dataSkippingStatsColumns has an empty column name", 0, text);
-    }
-    current.push_back(std::move(name));
-    part.clear();
-    part_was_quoted = false;
-  };
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted) {
-      if (c != '`') {
-        part += c;
-      } else if (i + 1 < text.size() && text[i + 1] == '`') {
-        part += '`', ++i;
-      } else {
-        quoted = false;
-      }
-    } else if (c == '`') {
-      if (!trim_whitespace(part).empty()) {
-        throw InputError("delta.dataSkippingStatsColumns: stray backquote", static_cast<int>(i) + 1, text);
-      }
-      part.clear();
-      quoted = part_was_quoted = true;
-    } else if (c == '.') {
-      finish_part();
-    } else if (c == ',') {
-      finish_part();
-      columns.push_back(std::move(current));
-      current.clear();
-    } else if (!(part_was_quoted && (c == ' ' || c == '\t'))) {
-      part += c;
-    }
-  }
-  if (quoted) throw InputError("delta.dataSkippingStatsColumns: unterminated backquote", 0, text);
-  if (!trim_whitespace(text).empty()) {
-    finish_part();
-    columns.push_back(std::move(current));
-  }
-  return columns;
-}
+// Delta reads the property with Spark's `multipartIdentifierList` rule: columns separated by
+// ',', the names of a nested column by '.', whitespace allowed around either. An unquoted name is
+// letters, digits and '_' (bytes of non-ASCII letters included); any other name is backquoted,
+// "``" inside standing for one backquote. Blank text is the empty list.
+class StatsColumnsParser {
+ public:
+  explicit StatsColumnsParser(const std::string& text) : text_(text) {}
 
-int parse_int_setting(const std::string& key, const std::string& text) {
-  int value = 0;
-  const std::string t = trim_whitespace(text);
-  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
-  if (ec != std::errc() || end != t.data() + t.size() || t.empty()) {
-    throw InputError(key + " is not an integer: '" + text + "'");
+  std::vector<ColumnPath> parse() {
+    std::vector<ColumnPath> columns;
+    if (trim_whitespace(text_).empty()) return columns;
+    do {
+      columns.push_back(column());
+    } while (accept(','));
+    skip_whitespace();
+    if (!at_end()) fail(at_, "expected ',' or '.' before " + quoted(text_[at_]));
+    return columns;
   }
-  return value;
-}
+
+ private:
+  ColumnPath column() {
+    ColumnPath path;
+    do {
+      path.push_back(name());
+    } while (accept('.'));
+    return path;
+  }
+
+  std::string name() {
+    skip_whitespace();
+    if (!at_end() && text_[at_] == '`') return quoted_name();
+    const size_t start = at_;
+    while (!at_end() && is_unquoted_name_char(text_[at_])) ++at_;
+    if (at_ > start) return text_.substr(start, at_ - start);
+    if (at_end() || text_[at_] == ',' || text_[at_] == '.') fail(at_, "empty column name");
+    fail(at_, quoted(text_[at_]) + " in an unquoted column name (backquote the name)");
+  }
+
+  std::string quoted_name() {
+    const size_t open = at_++;
+    std::string name;
+    while (true) {
+      if (at_end()) fail(open, "unbalanced backquote");
+      if (text_[at_] != '`') {
+        name += text_[at_++];
+      } else if (at_ + 1 < text_.size() && text_[at_ + 1] == '`') {
+        name += '`';
+        at_ += 2;
+      } else {
+        ++at_;
+        break;
+      }
+    }
+    if (name.empty()) fail(open, "empty column name");
+    return name;
+  }
+
+  static std::string quoted(char c) {
+    std::string text(3, '\'');
+    text[1] = c;
+    return text;
+  }
+
+  static bool is_unquoted_name_char(char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return std::isalnum(byte) || c == '_' || byte >= 0x80;
+  }
+
+  bool accept(char c) {
+    skip_whitespace();
+    if (at_end() || text_[at_] != c) return false;
+    ++at_;
+    return true;
+  }
+
+  void skip_whitespace() {
+    while (!at_end() && std::isspace(static_cast<unsigned char>(text_[at_]))) ++at_;
+  }
+
+  bool at_end() const { return at_ >= text_.size(); }
+
+  [[noreturn]] void fail(size_t at, const std::string& message) const {
+    throw InputError(message, static_cast<int>(at) + 1, text_);
+  }
+
+  const std::string& text_;
+  size_t at_ = 0;
+};
 
 int64_t floor_to_millis(int64_t micros) {
   const int64_t rem = micros % kMicrosPerMilli;
@@ -117,20 +147,51 @@ ColumnStats finish(const LeafAccumulator& acc, const DataType& type, const Stats
 
 }  // namespace
 
+std::vector<ColumnPath> parse_stats_columns(const std::string& text) {
+  return StatsColumnsParser(text).parse();
+}
+
+int parse_num_indexed_cols(const std::string& text) {
+  int value = 0;
+  const std::string t = trim_whitespace(text);
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+  if (ec != std::errc() || end != t.data() + t.size() || t.empty()) {
+    throw InputError("not an integer: '" + text + "'");
+  }
+  if (value < -1) throw InputError("must be -1 or more, got " + text);
+  return value;
+}
+
 StatsConfig StatsConfig::from_configuration(const std::map<std::string, std::string>& configuration,
                                             const std::vector<std::string>& partition_columns) {
   StatsConfig config;
   config.partition_columns = partition_columns;
-  if (auto it = configuration.find("delta.dataSkippingNumIndexedCols"); it != configuration.end()) {
-    config.num_indexed_cols = parse_int_setting(it->first, it->second);
-    if (config.num_indexed_cols < -1) {
-      throw InputError("delta.dataSkippingNumIndexedCols must be -1 or more, got " + it->second);
-    }
+  if (auto it = configuration.find(kNumIndexedColsKey); it != configuration.end()) {
+    config.num_indexed_cols = with_error_context(it->first, [&] { return parse_num_indexed_cols(it->second); });
   }
-  if (auto it = configuration.find("delta.dataSkippingStatsColumns"); it != configuration.end()) {
-    config.stats_columns = parse_stats_columns(it->second);
+  if (auto it = configuration.find(kStatsColumnsKey); it != configuration.end()) {
+    config.stats_columns = with_error_context(it->first, [&] { return parse_stats_columns(it->second); });
   }
   return config;
+}
+
+void check_stats_columns(const Schema& schema, const StatsConfig& config) {
+  if (!config.stats_columns) return;
+  std::vector<int> listed(schema.leaves().size(), 0);
+  for (const ColumnPath& column : *config.stats_columns) {
+    const std::string name = path_to_sql(column);
+    if (std::any_of(config.partition_columns.begin(), config.partition_columns.end(),
+                    [&](const std::string& p) { return column.size() == 1 && ascii_iequals(p, column.front()); })) {
+      throw InputError(name + " is a partition column: partition columns have no stats");
+    }
+    bool found = false;
+    for (const Leaf& leaf : schema.leaves()) {
+      if (!is_prefix_of(column, leaf.path)) continue;
+      found = true;
+      if (++listed[leaf.ordinal] > 1) throw InputError(path_to_sql(leaf.path) + " is listed twice");
+    }
+    if (!found) throw InputError("no column " + name + " in the schema");
+  }
 }
 
 std::vector<bool> indexed_leaves(const Schema& schema, const StatsConfig& config) {

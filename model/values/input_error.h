@@ -22,4 +22,15 @@ class InputError : public std::runtime_error {
   std::string source_;
 };
 
+// Runs `parse`; an InputError it throws comes out with `context` (the option, setting or directive
+// that held the text) in front of its message, keeping its column and source for the caret.
+template <class Parse>
+auto with_error_context(const std::string& context, Parse&& parse) {
+  try {
+    return parse();
+  } catch (const InputError& e) {
+    throw InputError(context + ": " + e.message(), e.column(), e.source());
+  }
+}
+
 }  // namespace skipsound

@@ -83,19 +83,21 @@ Shard parse_shard(const std::string& text) {
   throw InputError("--shard takes I/N with 0 <= I < N, got '" + text + "'");
 }
 
-// The corpus ships with the sources: look upwards from the executable (build/<preset>/skipsound)
-// and from the working directory.
+// The scenario corpus, found from the executable: installed, it sits at
+// SKIPSOUND_INSTALLED_CORPUS relative to the binary's folder (<prefix>/bin ->
+// <prefix>/share/skipsound/corpus/scenarios); in a build tree (build/<preset>/skipsound) it is
+// tests/corpus/scenarios a few folders up. Never taken from the working directory, which may
+// belong to another checkout. Empty when neither exists.
 std::string default_corpus_dir() {
-  std::vector<std::filesystem::path> starts = {std::filesystem::current_path()};
   std::error_code error;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (!error) starts.push_back(exe.parent_path());
-  for (std::filesystem::path dir : starts) {
-    for (int up = 0; up < 5 && !dir.empty(); ++up, dir = dir.parent_path()) {
-      const auto candidate = dir / "tests" / "corpus" / "scenarios";
-      if (std::filesystem::is_directory(candidate)) return candidate.string();
-      if (dir == dir.parent_path()) break;
-    }
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return {};
+  const std::filesystem::path installed = exe.parent_path() / SKIPSOUND_INSTALLED_CORPUS;
+  if (std::filesystem::is_directory(installed)) return installed.lexically_normal().string();
+  std::filesystem::path dir = exe.parent_path();
+  for (int up = 0; up < 5 && dir != dir.parent_path(); ++up, dir = dir.parent_path()) {
+    const auto candidate = dir / "tests" / "corpus" / "scenarios";
+    if (std::filesystem::is_directory(candidate)) return candidate.string();
   }
   return {};
 }
@@ -156,7 +158,7 @@ int run(const GateArguments& arguments) {
   std::cout << "skipsound gate: seed " << options.seed << " (replay with --seed " << options.seed << "), "
             << options.threads << " threads";
   if (options.shard.count > 1) std::cout << ", shard " << options.shard.index << "/" << options.shard.count;
-  std::cout << std::endl;
+  std::cout << "\nscenario corpus: " << (options.corpus_dir.empty() ? "none" : options.corpus_dir) << std::endl;
   const GateReport report = run_gate(options, progress_printer());
   if (isatty(STDOUT_FILENO)) std::cout << "\r\033[K";
   std::cout << gate_summary_text(report);
@@ -187,7 +189,8 @@ void add_gate_command(CLI::App& app, int& exit_code) {
   command->add_option("--json", arguments->json, "write the report as JSON here");
   command->add_option("--out", arguments->out, "write one replayable file per finding into this directory");
   command->add_option("--shard", arguments->shard, "I/N: run shard I of N of the trial space");
-  command->add_option("--corpus", arguments->corpus, "scenario corpus directory (default tests/corpus/scenarios)");
+  command->add_option("--corpus", arguments->corpus, "scenario corpus directory (default: the installed share/skipsound/corpus/scenarios, "
+                      "else tests/corpus/scenarios above the executable in a build tree)");
   command->add_option("--exhaustive", arguments->exhaustive,
                       "comparisons of the bounded exhaustive cross-check against the Z3 oracle (default 3000; 0 skips)");
   command->add_flag("--skip-proofs", arguments->skip_proofs, "do not run the symbolic rule proofs");

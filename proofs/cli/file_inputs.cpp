@@ -14,24 +14,26 @@ namespace skipsound::cli {
 
 namespace {
 
-ColumnPath dotted_path(const std::string& dotted) {
-  ColumnPath path;
-  std::istringstream parts(dotted);
-  for (std::string part; std::getline(parts, part, '.');) path.push_back(part);
-  return path;
-}
-
 // Command-line settings override the table's own configuration.
-StatsConfig config_from(const FileInputOptions& options, StatsConfig config) {
+StatsConfig config_from(const FileInputOptions& options, StatsConfig config, std::vector<std::string>& warnings) {
   if (!options.partition_columns.empty()) config.partition_columns = options.partition_columns;
-  if (options.num_indexed_cols) config.num_indexed_cols = *options.num_indexed_cols;
-  if (!options.stats_columns.empty()) {
-    std::vector<ColumnPath> columns;
-    for (const std::string& c : options.stats_columns) columns.push_back(dotted_path(c));
-    config.stats_columns = columns;
+  if (options.num_indexed_cols) {
+    config.num_indexed_cols = with_error_context("--num-indexed-cols", [&] { return parse_num_indexed_cols(*options.num_indexed_cols); });
+  }
+  if (options.stats_columns) {
+    config.stats_columns = with_error_context("--stats-columns", [&] { return parse_stats_columns(*options.stats_columns); });
+  }
+  if (options.num_indexed_cols && config.stats_columns) {
+    warnings.push_back(std::string("--num-indexed-cols ignored: ") + kStatsColumnsKey +
+                       " is set, and Delta then ignores " + kNumIndexedColsKey);
   }
   if (options.string_prefix_length) config.string_prefix_length = *options.string_prefix_length;
   return config;
+}
+
+// A stats-column list given here is checked as Delta checks the property when it is set.
+void check_stats_columns_option(const FileInputOptions& options, const LoadedFiles& files) {
+  if (options.stats_columns) with_error_context("--stats-columns", [&] { check_stats_columns(files.schema, files.config); });
 }
 
 std::vector<Row> read_rows(const std::string& path, const Schema& schema) {
@@ -56,7 +58,8 @@ void load_table(const FileInputOptions& options, LoadedFiles& files, std::vector
   const DeltaTable table = load_delta_table(options.table_dir, options.version);
   warnings.insert(warnings.end(), table.warnings.begin(), table.warnings.end());
   files.schema = table.metadata.schema;
-  files.config = config_from(options, table.stats_config());
+  files.config = config_from(options, table.stats_config, warnings);
+  check_stats_columns_option(options, files);
   for (const LiveFile& f : table.files) {
     const FileStats* stats = f.stats ? &files.stats.emplace_back(*f.stats) : nullptr;
     files.candidates.push_back(CandidateFile{f.add.path, stats, partition_row(f.partition_values, files.schema),
@@ -75,8 +78,10 @@ void add_file_input_options(CLI::App& command, FileInputOptions& options) {
   command.add_option("--version", options.version, "table version (default: latest)");
   command.add_option("--partition-columns", options.partition_columns, "partition column names")
       ->delimiter(',');
-  command.add_option("--num-indexed-cols", options.num_indexed_cols, "dataSkippingNumIndexedCols");
-  command.add_option("--stats-columns", options.stats_columns, "dataSkippingStatsColumns")->delimiter(',');
+  command.add_option("--num-indexed-cols", options.num_indexed_cols,
+                     "delta.dataSkippingNumIndexedCols (-1: every column); ignored when stats columns are set");
+  command.add_option("--stats-columns", options.stats_columns,
+                     "delta.dataSkippingStatsColumns, one string in Delta's syntax: \"a, s.b, `x.y`\"");
   command.add_option("--string-prefix-length", options.string_prefix_length,
                      "string stats prefix length N (default 32): the writer's, and the oracle's reading of it")
       ->check(CLI::PositiveNumber);
@@ -96,7 +101,8 @@ LoadedFiles load_files(const FileInputOptions& options, std::vector<std::string>
   } catch (const nlohmann::json::exception& e) {
     throw InputError("bad schema JSON in " + options.schema_file + ": " + e.what());
   }
-  files.config = config_from(options, StatsConfig{});
+  files.config = config_from(options, StatsConfig{}, warnings);
+  check_stats_columns_option(options, files);
   if (!options.stats_json.empty() == !options.rows_file.empty())
     throw InputError("give exactly one of --stats, --rows or --table");
   if (!options.stats_json.empty()) {

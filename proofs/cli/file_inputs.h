@@ -27,8 +27,9 @@ struct FileInputOptions {
   std::string table_dir;
   std::optional<int64_t> version;
   std::vector<std::string> partition_columns;
-  std::optional<int> num_indexed_cols;
-  std::vector<std::string> stats_columns;
+  // Table properties in Delta's own syntax, parsed by model/stats' parsers.
+  std::optional<std::string> num_indexed_cols;
+  std::optional<std::string> stats_columns;
   std::optional<int> string_prefix_length;
 };
 

@@ -15,6 +15,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kFixtures = SKIPSOUND_FIXTURES_DIR;
+// Small logs written for skipsound (tests/fixtures/skipsound-logs/README.md lists them).
+const std::string kOwnLogs = std::string(SKIPSOUND_SOURCE_DIR) + "/tests/fixtures/skipsound-logs/";
 
 std::string table_dir(const std::string& name) { return kFixtures + "/" + name; }
 
@@ -182,10 +184,10 @@ TEST(DeltaLog, NestedStructStatsAndAColumnMissingFromStats) {
 
 TEST(DeltaLog, NumIndexedColsFollowsTheMetadataOfTheLoadedVersion) {
   const std::string dir = table_dir("data-skipping-change-stats-collected-across-versions");
-  EXPECT_EQ(load_delta_table(dir, 0).stats_config().num_indexed_cols, 32);
-  EXPECT_EQ(load_delta_table(dir, 2).stats_config().num_indexed_cols, 1);
+  EXPECT_EQ(load_delta_table(dir, 0).stats_config.num_indexed_cols, 32);
+  EXPECT_EQ(load_delta_table(dir, 2).stats_config.num_indexed_cols, 1);
   const DeltaTable latest = load_delta_table(dir);
-  EXPECT_EQ(latest.stats_config().num_indexed_cols, 0);
+  EXPECT_EQ(latest.stats_config.num_indexed_cols, 0);
   int records_only = 0;
   for (const LiveFile& f : latest.files) {
     records_only += f.stats->num_records == 1 && !f.stats->column(0).null_count;
@@ -334,6 +336,52 @@ TEST(DeltaLog, EveryFixtureActionSurvivesWritingAndReadingBack) {
     }
   }
   EXPECT_EQ(actions, 484u);  // every line of the fixtures is a known action type
+}
+
+TEST(DeltaLogConfiguration, StatsColumnsInDeltaSyntaxSelectNestedAndDottedColumns) {
+  const DeltaTable table = load_delta_table(kOwnLogs + "stats-columns-nested");
+  ASSERT_TRUE(table.stats_config.stats_columns);
+  EXPECT_EQ(*table.stats_config.stats_columns,
+            (std::vector<ColumnPath>{{"b", "c", "e"}, {"b", "c", "f", "h"}, {"b.c"}}));
+  // Leaves: id, b.c.e, b.c.f.h, b.c.f.g, b.d, `b.c`; numIndexedCols 0 is ignored.
+  EXPECT_EQ(indexed_leaves(table.metadata.schema, table.stats_config),
+            (std::vector<bool>{false, true, true, false, false, true}));
+  ASSERT_EQ(table.files.size(), 1u);
+  ASSERT_TRUE(table.files[0].stats);
+  const Leaf* dotted = table.metadata.schema.find_leaf({"b.c"});
+  ASSERT_NE(dotted, nullptr);
+  EXPECT_EQ(table.files[0].stats->column(dotted->ordinal).max, Value::integral(TypeKind::Int, 200));
+}
+
+TEST(DeltaLogConfiguration, MalformedStatsColumnsNameTheCommitAndTheSetting) {
+  const std::string message = error_of(kOwnLogs + "stats-columns-unbalanced-backquote");
+  EXPECT_NE(message.find("00000000000000000000.json: metaData.configuration: delta.dataSkippingStatsColumns: "
+                         "unbalanced backquote"),
+            std::string::npos)
+      << message;
+}
+
+TEST(DeltaLogProtocol, AReaderVersionAboveThreeIsRefused) {
+  const std::string message = error_of(kOwnLogs + "reader-version-4");
+  EXPECT_NE(message.find("00000000000000000000.json: unsupported Delta protocol: minReaderVersion 4"),
+            std::string::npos)
+      << message;
+}
+
+TEST(DeltaLogProtocol, AnUnimplementedReaderFeatureIsRefusedFromTheVersionThatNeedsIt) {
+  const std::string dir = kOwnLogs + "reader-feature-upgrade";
+  const std::string message = error_of(dir);
+  // Only the missing feature is named, with the commit that required it.
+  EXPECT_NE(message.find("00000000000000000001.json: unsupported Delta reader feature(s): typeWidening ("),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(load_delta_table(dir, 0).files.size(), 1u);  // before the upgrade it reads
+}
+
+TEST(DeltaLogProtocol, EveryImplementedReaderFeatureIsAccepted) {
+  const DeltaTable table = load_delta_table(kOwnLogs + "reader-features-supported");
+  EXPECT_EQ(table.protocol.min_reader_version, 3);
+  EXPECT_EQ(table.files.size(), 1u);
 }
 
 }  // namespace

@@ -104,6 +104,103 @@ TEST(StatsCollection, ConfigurationIsParsedAndValidated) {
   EXPECT_THROW(StatsConfig::from_configuration({{"delta.dataSkippingStatsColumns", "`a"}}, {}), InputError);
 }
 
+// delta.dataSkippingStatsColumns in Delta's syntax (Spark's multipartIdentifierList).
+TEST(StatsColumnsSyntax, WhitespaceAroundNamesAndSeparatorsIsIgnored) {
+  EXPECT_EQ(parse_stats_columns("b.c.e, b.c.f.h"), (std::vector<ColumnPath>{{"b", "c", "e"}, {"b", "c", "f", "h"}}));
+  EXPECT_EQ(parse_stats_columns(" a ,\tb . c\n"), (std::vector<ColumnPath>{{"a"}, {"b", "c"}}));
+  EXPECT_EQ(parse_stats_columns("a,b"), (std::vector<ColumnPath>{{"a"}, {"b"}}));
+}
+
+TEST(StatsColumnsSyntax, BackquotedNamesKeepDotsCommasSpacesAndDoubledBackquotes) {
+  EXPECT_EQ(parse_stats_columns("`b.c`"), (std::vector<ColumnPath>{{"b.c"}}));
+  EXPECT_EQ(parse_stats_columns("`b`.`d`"), (std::vector<ColumnPath>{{"b", "d"}}));
+  EXPECT_EQ(parse_stats_columns("`a,b` , ` x ` . y"), (std::vector<ColumnPath>{{"a,b"}, {" x ", "y"}}));
+  EXPECT_EQ(parse_stats_columns("`it``s`"), (std::vector<ColumnPath>{{"it`s"}}));
+  EXPECT_EQ(parse_stats_columns("s.`a.b`.c"), (std::vector<ColumnPath>{{"s", "a.b", "c"}}));
+}
+
+TEST(StatsColumnsSyntax, BlankTextIsTheEmptyList) {
+  EXPECT_TRUE(parse_stats_columns("").empty());
+  EXPECT_TRUE(parse_stats_columns("  \t").empty());
+}
+
+// The column of each fault, 1-based, for the caret under the property's text.
+int fault_column(const std::string& text) {
+  try {
+    parse_stats_columns(text);
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.source(), text);
+    return e.column();
+  }
+  ADD_FAILURE() << "no error for '" << text << "'";
+  return 0;
+}
+
+TEST(StatsColumnsSyntax, MalformedListsAreRefusedAtTheFault) {
+  EXPECT_EQ(fault_column("a, `b.c"), 4);   // unbalanced backquote: at the opening one
+  EXPECT_EQ(fault_column("a,,b"), 3);      // empty name
+  EXPECT_EQ(fault_column("a, b."), 6);
+  EXPECT_EQ(fault_column(".a"), 1);
+  EXPECT_EQ(fault_column("a, ``"), 4);     // an empty backquoted name
+  EXPECT_EQ(fault_column("my col"), 4);    // two names without a separator
+  EXPECT_EQ(fault_column("a-b"), 2);       // not a character of an unquoted name
+  EXPECT_EQ(fault_column("a`b`"), 2);
+}
+
+TEST(StatsColumnsSyntax, ConfigurationErrorsNameTheSetting) {
+  try {
+    StatsConfig::from_configuration({{"delta.dataSkippingStatsColumns", "a, `b"}}, {});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.message(), "delta.dataSkippingStatsColumns: unbalanced backquote");
+    EXPECT_EQ(e.column(), 4);
+  }
+}
+
+TEST(StatsCollection, NestedAndDottedStatsColumnsSelectTheirLeaves) {
+  const Schema schema({field("id", TypeKind::Long),
+                       struct_field("b", {struct_field("c", {field("e", TypeKind::Int), field("g", TypeKind::Int)}),
+                                          field("d", TypeKind::Int)}),
+                       field("b.c", TypeKind::Int)});
+  const auto indexed = [&](const std::string& columns) {
+    return indexed_leaves(schema, StatsConfig::from_configuration({{kStatsColumnsKey, columns}}, {}));
+  };
+  // Leaves in order: id, b.c.e, b.c.g, b.d, `b.c`.
+  EXPECT_EQ(indexed("b.c.e, `b.c`"), (std::vector<bool>{false, true, false, false, true}));
+  EXPECT_EQ(indexed("B.C"), (std::vector<bool>{false, true, true, false, false}));  // a struct: all its leaves
+  EXPECT_EQ(indexed("`b`.`d`"), (std::vector<bool>{false, false, false, true, false}));
+  EXPECT_EQ(indexed(""), (std::vector<bool>(5, false)));
+}
+
+TEST(StatsCollection, NumIndexedColsIsIgnoredWhenStatsColumnsAreSet) {
+  const Schema schema({field("a", TypeKind::Int), field("b", TypeKind::Int)});
+  for (const char* count : {"0", "1", "-1"}) {
+    const StatsConfig config =
+        StatsConfig::from_configuration({{kNumIndexedColsKey, count}, {kStatsColumnsKey, "b"}}, {});
+    EXPECT_EQ(indexed_leaves(schema, config), (std::vector<bool>{false, true})) << count;
+  }
+}
+
+std::string check_error(const std::string& columns, std::vector<std::string> partitions = {}) {
+  const Schema schema({field("p", TypeKind::Int), struct_field("s", {field("x", TypeKind::Int), field("y", TypeKind::Int)}),
+                       field("a.b", TypeKind::Int)});
+  try {
+    check_stats_columns(schema, StatsConfig::from_configuration({{kStatsColumnsKey, columns}}, partitions));
+  } catch (const InputError& e) {
+    return e.message();
+  }
+  return "accepted";
+}
+
+TEST(StatsColumnsCheck, ListedColumnsMustExistOnceAndNotBePartitionColumns) {
+  EXPECT_EQ(check_error("s.x, `a.b`, S.Y"), "accepted");
+  EXPECT_EQ(check_error("s"), "accepted");
+  EXPECT_EQ(check_error("s.z"), "no column s.z in the schema");
+  EXPECT_EQ(check_error("a.b"), "no column a.b in the schema");  // unquoted: a struct a with a field b
+  EXPECT_EQ(check_error("s, s.x"), "s.x is listed twice");
+  EXPECT_EQ(check_error("p", {"p"}), "p is a partition column: partition columns have no stats");
+}
+
 TEST(StatsCollection, BinaryHasNullCountOnly) {
   const Schema schema({field("bin", TypeKind::Binary)});
   const FileStats s = collect_stats({{Value::binary("\x01")}, {nul()}}, schema, StatsConfig{});
