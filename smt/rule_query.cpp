@@ -1,8 +1,8 @@
-#include "model/values/utf8.h"
 #include "smt/rule_query.h"
 
 #include <z3++.h>
 
+#include "model/values/utf8.h"
 #include "smt/expr_encoding.h"
 #include "smt/symbolic_file.h"
 #include "smt/symbolic_skipping.h"

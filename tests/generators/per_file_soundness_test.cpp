@@ -12,14 +12,22 @@
 #include "generators/predicate_gen.h"
 #include "proofs/corpus.h"
 #include "proofs/per_file_properties.h"
+#include "proofs/gate.h"
 
 namespace skipsound {
 namespace {
 
 using generators::FileCase;
 
+// The gate's per-file oracle: the interval procedure first, Z3 outside its fragment and on one
+// interval answer in kIntervalCrossCheckStride (interval_decider_agreement_test compares the two).
 smt::Oracle& shared_oracle() {
-  static smt::Oracle oracle;
+  static smt::Oracle oracle([] {
+    smt::OracleOptions options;
+    options.intervals_first = true;
+    options.interval_cross_check_stride = kIntervalCrossCheckStride;
+    return options;
+  }());
   return oracle;
 }
 
