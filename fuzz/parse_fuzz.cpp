@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fuzz/fuzz_fields.h"
 #include "model/sql/binder.h"
 #include "model/sql/printer.h"
 
@@ -14,12 +15,7 @@ namespace {
 
 using namespace skipsound;
 
-StructField field(std::string name, DataType type) {
-  StructField f;
-  f.name = std::move(name);
-  f.type = std::move(type);
-  return f;
-}
+using fuzz::field;
 
 const Schema& fuzz_schema() {
   static const Schema schema({

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fuzz/fuzz_fields.h"
 #include "model/stats/stats.h"
 #include "model/values/input_error.h"
 
@@ -16,12 +17,7 @@ namespace {
 
 using namespace skipsound;
 
-StructField field(std::string name, DataType type) {
-  StructField f;
-  f.name = std::move(name);
-  f.type = std::move(type);
-  return f;
-}
+using fuzz::field;
 
 const std::vector<Schema>& schemas() {
   static const std::vector<Schema> all = {
