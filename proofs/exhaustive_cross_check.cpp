@@ -230,6 +230,10 @@ ExhaustiveReport run_exhaustive_cross_check(const ExhaustiveOptions& o) {
         if (report.examples[k].size() < o.examples_per_class) report.examples[k].push_back(std::move(d));
       }
     }
+    if (run.tally.disagreements && !report.first_disagreement_seconds) {
+      report.first_disagreement_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (o.stop_at_first_disagreement) break;
+    }
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;

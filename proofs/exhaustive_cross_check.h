@@ -11,6 +11,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@ struct ExhaustiveOptions {
   exhaustive::WriterBreak writer_break = exhaustive::WriterBreak::None;  // on the brute-force side only
   size_t examples_per_class = 1;        // disagreements kept (and printed) per class
   std::vector<exhaustive::Universe> universes;  // empty = exhaustive::standard_universes()
+  bool stop_at_first_disagreement = false;      // after the universe holding it (the gate's --fail-fast)
 };
 
 enum class DisagreementKind {
@@ -67,6 +69,7 @@ struct ExhaustiveReport {
   std::map<std::string, size_t> disagreement_classes;
   std::map<std::string, std::vector<Disagreement>> examples;
   std::map<std::string, size_t> unknown_reasons;
+  std::optional<double> first_disagreement_seconds;  // at the end of the universe holding the first
   double seconds = 0;
 
   size_t comparisons() const;

@@ -18,7 +18,7 @@ namespace {
 
 using generators::WorldCategory;
 
-std::vector<CorpusFileResult> run_corpus(const std::string& dir, const GateProgress& progress) {
+std::vector<CorpusFileResult> run_corpus(const std::string& dir, bool stop_at_first, const GateProgress& progress) {
   std::vector<CorpusFileResult> results;
   if (dir.empty()) return results;
   if (!std::filesystem::is_directory(dir)) throw InputError("corpus directory not found: " + dir);
@@ -42,8 +42,29 @@ std::vector<CorpusFileResult> run_corpus(const std::string& dir, const GateProgr
     r.seconds = clock.seconds();
     results.push_back(std::move(r));
     if (progress) progress("corpus", std::to_string(results.size()) + "/" + std::to_string(files.size()) + " files");
+    if (stop_at_first && !results.back().problems.empty()) break;
   }
   return results;
+}
+
+// ---- each phase's time to its first finding (seconds into the phase; nullopt: none) ----
+
+std::optional<double> corpus_first_finding(const std::vector<CorpusFileResult>& corpus) {
+  double elapsed = 0;
+  for (const CorpusFileResult& c : corpus) {
+    elapsed += c.seconds;
+    if (!c.problems.empty()) return elapsed;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> explorer_first_finding(const std::vector<CategoryResult>& categories) {
+  double elapsed = 0;
+  for (const CategoryResult& c : categories) {
+    if (c.finding) return elapsed + c.finding->seconds_to_find;
+    elapsed += c.stats.seconds;
+  }
+  return std::nullopt;
 }
 
 ProofGroupResult run_proofs(Mutant mutant) {
@@ -63,6 +84,7 @@ PerFileResult run_per_file(const GateOptions& o, const GateBudget& budget, Cross
                                      .cases = budget.file_cases,
                                      .seconds = budget.file_seconds,
                                      .threads = o.threads,
+                                     .stop_at_first = o.fail_fast != FailFast::Off,
                                      .cross_check = checker,
                                      .intervals = o.interval_oracle},
                                     progress);
@@ -79,6 +101,7 @@ ExhaustiveReport run_exhaustive(const GateOptions& o, const GateProgress& progre
   exhaustive.seed = o.seed;
   exhaustive.comparisons = o.exhaustive_comparisons;
   exhaustive.threads = o.threads;
+  exhaustive.stop_at_first_disagreement = o.fail_fast != FailFast::Off;
   return run_exhaustive_cross_check(exhaustive);
 }
 
@@ -92,6 +115,7 @@ std::vector<CategoryResult> run_explorer(const GateOptions& o, const GateBudget&
   e.trials_per_category = budget.trials_per_category;
   e.seconds_per_category = budget.seconds_per_category;
   e.cross_check = checker;
+  e.stop_at_first_finding = o.fail_fast != FailFast::Off;
   return explore(e, [&](WorldCategory c, size_t done, size_t planned) {
     if (progress) {
       progress(std::string("explore ") + world_category_name(c),
@@ -149,32 +173,76 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
   GateReport report;
   report.seed = o.seed;
   report.shard = o.shard;
+  const bool stop_at_first = o.fail_fast != FailFast::Off;
+  // Runs one phase unless --fail-fast gate has seen a finding; `body` returns its first finding's time.
+  const auto phase = [&](const std::string& name, const auto& body) {
+    const bool found = std::any_of(report.phases.begin(), report.phases.end(),
+                                   [](const PhaseTiming& p) { return p.first_finding.has_value(); });
+    if (o.fail_fast == FailFast::Gate && found) {
+      report.skipped_phases.push_back(name);
+      return;
+    }
+    PhaseTiming timing;
+    timing.phase = name;
+    timing.started = clock.seconds();
+    const parallel::Stopwatch phase_clock;
+    timing.first_finding = body(phase_clock);
+    timing.seconds = phase_clock.seconds();
+    report.phases.push_back(std::move(timing));
+  };
+  using Clock = parallel::Stopwatch;
   // The symbolic proofs are the slowest part and need no other: they run beside everything else.
   std::future<ProofGroupResult> proofs;
   if (o.proofs) proofs = std::async(std::launch::async, run_proofs, Mutant::None);
-  report.corpus = run_corpus(o.corpus_dir, progress);
+  phase("corpus", [&](const Clock&) {
+    report.corpus = run_corpus(o.corpus_dir, stop_at_first, progress);
+    return corpus_first_finding(report.corpus);
+  });
 
   std::optional<CrossChecker> cross_check;
   if (o.cross_check) cross_check.emplace(*o.cross_check, o.cross_check_dir);
   CrossChecker* checker = cross_check ? &*cross_check : nullptr;
-  report.per_file = run_per_file(o, budget, checker, progress);
-  if (o.exhaustive_comparisons) report.exhaustive = run_exhaustive(o, progress);
-  report.categories = run_explorer(o, budget, checker, progress);
+  phase("per-file", [&](const Clock&) {
+    report.per_file = run_per_file(o, budget, checker, progress);
+    return report.per_file.first_failure_seconds;
+  });
+  if (o.exhaustive_comparisons) {
+    phase("exhaustive", [&](const Clock&) {
+      report.exhaustive = run_exhaustive(o, progress);
+      return report.exhaustive->first_disagreement_seconds;
+    });
+  }
+  phase("explorer", [&](const Clock&) {
+    report.categories = run_explorer(o, budget, checker, progress);
+    return explorer_first_finding(report.categories);
+  });
   if (cross_check) {
-    if (progress) progress("cross-check", "asking the second solver");
-    report.cross_check = cross_check->finish(o.threads);
+    phase("cross-check", [&](const Clock& phase_clock) -> std::optional<double> {
+      if (progress) progress("cross-check", "asking the second solver");
+      report.cross_check = cross_check->finish(o.threads);
+      if (report.cross_check->findings.empty()) return std::nullopt;
+      return phase_clock.seconds();
+    });
   }
 
   if (!o.skip_mutants) {
-    const std::vector<Mutant>& mutants = o.mutants.empty() ? all_mutants() : o.mutants;
-    for (Mutant m : mutants) {
-      if (progress) progress(std::string("mutant ") + mutant_name(m), "hunting");
-      report.mutants.push_back(hunt_mutant(m, o, budget, progress));
-    }
+    phase("mutants", [&](const Clock& phase_clock) -> std::optional<double> {
+      std::optional<double> first_survivor;
+      for (Mutant m : o.mutants.empty() ? all_mutants() : o.mutants) {
+        if (progress) progress(std::string("mutant ") + mutant_name(m), "hunting");
+        report.mutants.push_back(hunt_mutant(m, o, budget, progress));
+        if (report.mutants.back().killed()) continue;
+        if (!first_survivor) first_survivor = phase_clock.seconds();
+        if (stop_at_first) break;
+      }
+      return first_survivor;
+    });
   }
   if (proofs.valid()) {
     if (progress) progress("proofs", "waiting for the rule theorems");
     report.proofs.push_back(proofs.get());
+    const ProofGroupResult& p = report.proofs.back();
+    report.phases.push_back({"proofs", 0, p.seconds, p.failed ? std::optional<double>(p.seconds) : std::nullopt});
   }
   report.seconds = clock.seconds();
   return report;

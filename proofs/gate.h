@@ -50,6 +50,11 @@ inline constexpr uint64_t kDefaultGateSeed = 20240607;
 // The bounded exhaustive cross-check's slice in the gate: a few seconds.
 inline constexpr size_t kGateExhaustiveComparisons = 3000;
 
+// --fail-fast: Phase stops each phase at its first finding (a per-file case, an explorer trial, a
+// corpus file, an exhaustive universe, a surviving mutant); Gate also skips the phases after the
+// first one that found something (the symbolic proofs, running beside them, still finish).
+enum class FailFast { Off, Phase, Gate };
+
 struct GateOptions {
   uint64_t seed = 1;
   size_t trials_per_category = kDefaultTrialsPerCategory;
@@ -68,6 +73,7 @@ struct GateOptions {
   std::string cross_check_dir;  // where disagreeing queries go; empty = a temporary folder
   // The per-file oracle tries smt/interval_decider.h before Z3 (--oracle-engine); false: Z3 only.
   bool interval_oracle = true;
+  FailFast fail_fast = FailFast::Off;
 };
 
 inline constexpr size_t kCrossCheckCaseStride = 10;
@@ -88,6 +94,7 @@ struct PerFileResult {
   size_t failing_cases = 0;
   std::string first_failure;  // Alive2-style report of the first failing case
   double seconds = 0;
+  std::optional<double> first_failure_seconds;  // from the phase's start to the chunk holding the first failing case
   smt::OracleCounters oracle;  // who answered the per-file queries
   std::map<std::string, size_t> outcomes;  // decisions by outcome_name ("kept", "missed-skip", ...)
 };
@@ -127,6 +134,15 @@ std::string killed_by_text(const MutantResult& result);
 
 enum class GateOutcome { Pass, Fail };
 
+// One phase's wall time and, when it found something, the time from its start to its first
+// finding (before any shrinking): "killed within 30 s" is read here, not inferred.
+struct PhaseTiming {
+  std::string phase;      // "corpus", "per-file", "exhaustive", "explorer", "cross-check", "mutants", "proofs"
+  double started = 0;     // seconds into the gate
+  double seconds = 0;
+  std::optional<double> first_finding;  // seconds into the phase
+};
+
 struct GateReport {
   uint64_t seed = 0;
   Shard shard;
@@ -137,6 +153,8 @@ struct GateReport {
   std::vector<MutantResult> mutants;
   std::optional<ExhaustiveReport> exhaustive;  // the bounded exhaustive cross-check, when run
   std::optional<CrossCheckTally> cross_check;
+  std::vector<PhaseTiming> phases;          // in the order they ran
+  std::vector<std::string> skipped_phases;  // by --fail-fast gate, after the first finding
   double seconds = 0;
 
   GateOutcome outcome() const;

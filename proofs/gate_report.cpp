@@ -33,6 +33,23 @@ std::string pad(std::string s, size_t width) {
   return s;
 }
 
+// The phases in run order, each with the time to its first finding (docs: README "The gate").
+std::string phase_timing_text(const GateReport& r) {
+  std::ostringstream out;
+  out << "\n" << pad("phase", 14) << pad("started", 10) << pad("seconds", 10) << "first finding\n";
+  for (const PhaseTiming& p : r.phases) {
+    out << pad(p.phase, 14) << pad(fixed(p.started, 1), 10) << pad(fixed(p.seconds, 1), 10);
+    if (p.first_finding) {
+      out << "after " << fixed(*p.first_finding, 2) << " s (" << fixed(p.started + *p.first_finding, 2) << " s into the gate)";
+    } else {
+      out << "-";
+    }
+    out << "\n";
+  }
+  for (const std::string& skipped : r.skipped_phases) out << pad(skipped, 14) << "not run (--fail-fast gate)\n";
+  return out.str();
+}
+
 }  // namespace
 
 std::string gate_summary_text(const GateReport& r) {
@@ -100,6 +117,7 @@ std::string gate_summary_text(const GateReport& r) {
   for (const CategoryResult& c : r.categories) {
     if (c.finding) out << "\n== explorer finding (" << world_category_name(c.category) << ") ==\n" << c.finding->report;
   }
+  out << phase_timing_text(r);
   for (const CorpusFileResult& c : r.corpus) {
     if (!c.problems.empty()) out << "\n== corpus " << c.file << " ==\n" << c.report;
   }
@@ -147,6 +165,12 @@ nlohmann::json gate_report_json(const GateReport& r) {
     j["mutants"].push_back({{"mutant", mutant_name(m.mutant)}, {"killed", m.killed()}, {"killedBy", killed_by_text(m)},
                             {"trials", m.trials}, {"seconds", m.seconds}, {"headline", m.headline}});
   }
+  j["phases"] = nlohmann::json::array();
+  for (const PhaseTiming& p : r.phases) {
+    j["phases"].push_back({{"phase", p.phase}, {"started", p.started}, {"seconds", p.seconds},
+                           {"firstFinding", p.first_finding ? nlohmann::json(*p.first_finding) : nlohmann::json()}});
+  }
+  j["skippedPhases"] = r.skipped_phases;
   return j;
 }
 

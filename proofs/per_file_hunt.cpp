@@ -109,7 +109,10 @@ PerFileHunt hunt_per_file(const PerFileHuntOptions& o, const GateProgress& progr
     for (const DecisionCheck& d : check.decisions) ++hunt.result.outcomes[outcome_name(d.outcome)];
     if (!check.failed()) return true;
     ++hunt.result.failing_cases;
-    if (!hunt.first_failing) hunt.first_failing = i;
+    if (!hunt.first_failing) {
+      hunt.first_failing = i;
+      hunt.result.first_failure_seconds = clock.seconds();
+    }
     return !o.stop_at_first;
   };
   const auto report = [&](size_t done) {

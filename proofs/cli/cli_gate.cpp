@@ -38,6 +38,7 @@ struct GateArguments {
   size_t exhaustive = kGateExhaustiveComparisons;
   std::string cross_check = "cvc5";
   std::string oracle_engine = "intervals";
+  std::string fail_fast;  // "", "phase" or "gate"
 };
 
 void parse_budget(const std::string& text, GateOptions& options) {
@@ -130,6 +131,7 @@ GateOptions gate_options(const GateArguments& a) {
   o.cross_check = cross_check_solver(a.cross_check);
   o.cross_check_dir = a.out;
   o.interval_oracle = a.oracle_engine == "intervals";
+  if (!a.fail_fast.empty()) o.fail_fast = a.fail_fast == "gate" ? FailFast::Gate : FailFast::Phase;
   return o;
 }
 
@@ -201,6 +203,10 @@ void add_gate_command(CLI::App& app, int& exit_code) {
                       "per-file oracle: intervals (default: the interval procedure, Z3 outside its fragment and "
                       "on one answer in 50 as a check) or z3 (Z3 for every query)")
       ->check(CLI::IsMember({"intervals", "z3"}));
+  command->add_flag("--fail-fast{phase}", arguments->fail_fast,
+                    "stop each phase at its first finding; --fail-fast=gate also skips the phases after it "
+                    "(the time to each phase's first finding is reported either way)")
+      ->check(CLI::IsMember({"phase", "gate"}));
   command->callback([arguments, &exit_code] { exit_code = run(*arguments); });
 }
 

@@ -153,7 +153,7 @@ std::string verdict_digest(const GateReport& r) {
 }
 
 const char* const kPinnedDigest =
-    "corpus 31 files, 0 differing\n"
+    "corpus 33 files, 0 differing\n"
     "per-file 40 cases, 177 decisions, 0 failing\n"
     "exhaustive 300 comparisons, 0 disagreements\n"
     "disjoint: 20 trials, 51 commits, 0 aborts, 0 false, 0 missed, 0 wrong, 0 bad-skip, 11 skips-z3, 11 proved, 0 discarded\n"
@@ -191,6 +191,96 @@ TEST(Gate, VerdictCountsForAFixedSeedArePinned) {
   o.mutants.clear();  // all of them
   const GateReport report = run_gate(o);
   EXPECT_EQ(verdict_digest(report), kPinnedDigest);
+}
+
+}  // namespace
+}  // namespace skipsound
+
+namespace skipsound {
+namespace {
+
+// A scenario corpus of two files whose expectations are wrong: two corpus findings.
+std::string corpus_of_two_wrong_expectations() {
+  const auto dir = std::filesystem::temp_directory_path() / "skipsound-gate-fail-fast-corpus";
+  std::filesystem::create_directories(dir);
+  for (const char* name : {"a.scn", "b.scn"}) {
+    std::ofstream(dir / name) << "schema: id long\nfile f0: range id 0 10\nT1: INSERT range id 100 110\n"
+                                 "commit: T1\nexpect T1: missed-conflict\n";
+  }
+  return dir.string();
+}
+
+GateOptions gate_with_a_corpus_finding(FailFast fail_fast) {
+  GateOptions o = small_gate();
+  o.corpus_dir = corpus_of_two_wrong_expectations();
+  o.categories = {generators::WorldCategory::Disjoint};
+  o.trials_per_category = 2;
+  o.exhaustive_comparisons = 0;
+  o.skip_mutants = true;
+  o.fail_fast = fail_fast;
+  return o;
+}
+
+const PhaseTiming* phase_named(const GateReport& r, const std::string& name) {
+  for (const PhaseTiming& p : r.phases) {
+    if (p.phase == name) return &p;
+  }
+  return nullptr;
+}
+
+TEST(GateFailFast, WithoutItEveryPhaseRunsWholeAndReportsItsFirstFinding) {
+  const GateReport report = run_gate(gate_with_a_corpus_finding(FailFast::Off));
+  EXPECT_EQ(report.corpus.size(), 2u);
+  const PhaseTiming* corpus = phase_named(report, "corpus");
+  ASSERT_NE(corpus, nullptr);
+  ASSERT_TRUE(corpus->first_finding.has_value());
+  EXPECT_LE(*corpus->first_finding, corpus->seconds);
+  EXPECT_NEAR(*corpus->first_finding, report.corpus.front().seconds, 1e-9);
+  const PhaseTiming* explorer = phase_named(report, "explorer");
+  ASSERT_NE(explorer, nullptr);
+  EXPECT_FALSE(explorer->first_finding.has_value());
+  EXPECT_GE(explorer->started, corpus->started + corpus->seconds);
+  EXPECT_TRUE(report.skipped_phases.empty());
+
+  const nlohmann::json j = gate_report_json(report);
+  EXPECT_TRUE(j["phases"][0]["firstFinding"].is_number());
+  EXPECT_TRUE(j["phases"].back()["firstFinding"].is_null());
+  EXPECT_NE(gate_summary_text(report).find("s into the gate)"), std::string::npos);
+}
+
+TEST(GateFailFast, PhaseStopsTheCorpusAtItsFirstFindingAndRunsTheRest) {
+  const GateReport report = run_gate(gate_with_a_corpus_finding(FailFast::Phase));
+  EXPECT_EQ(report.corpus.size(), 1u);
+  EXPECT_NE(phase_named(report, "explorer"), nullptr);
+  EXPECT_EQ(report.categories.size(), 1u);
+  EXPECT_EQ(report.outcome(), GateOutcome::Fail);
+}
+
+TEST(GateFailFast, GateSkipsThePhasesAfterTheFirstFinding) {
+  const GateReport report = run_gate(gate_with_a_corpus_finding(FailFast::Gate));
+  EXPECT_EQ(report.corpus.size(), 1u);
+  ASSERT_EQ(report.phases.size(), 1u);
+  EXPECT_EQ(report.skipped_phases, (std::vector<std::string>{"per-file", "explorer"}));
+  EXPECT_TRUE(report.categories.empty());
+  EXPECT_EQ(report.outcome(), GateOutcome::Fail);
+  EXPECT_NE(gate_summary_text(report).find("not run (--fail-fast gate)"), std::string::npos);
+}
+
+TEST(GateFailFast, TheMutantMatrixStopsAtItsFirstSurvivor) {
+  GateOptions o = small_gate();
+  o.corpus_dir.clear();
+  o.categories = {generators::WorldCategory::Disjoint};
+  o.trials_per_category = 1;  // and-across-reads survives this
+  o.exhaustive_comparisons = 0;
+  o.mutants = {Mutant::AndAcrossReads, Mutant::AppendSuppression};
+  o.fail_fast = FailFast::Phase;
+  const GateReport report = run_gate(o);
+  ASSERT_EQ(report.mutants.size(), 1u);
+  EXPECT_FALSE(report.mutants.front().killed());
+  const PhaseTiming* mutants = phase_named(report, "mutants");
+  ASSERT_NE(mutants, nullptr);
+  ASSERT_TRUE(mutants->first_finding.has_value());
+  EXPECT_NEAR(*mutants->first_finding, report.mutants.front().seconds, 0.5);
 }
 
 }  // namespace
