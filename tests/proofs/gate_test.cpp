@@ -88,11 +88,11 @@ void expect_scenario_finding_reproduces(const std::string& path, smt::Oracle& or
   Scenario scenario = load_scenario(path);
   const ScenarioRun run = run_scenario(scenario);
   EXPECT_TRUE(run.mismatches.empty()) << "the recorded verdicts replay";
-  const TrialResult judged = judge_run(scenario, run, oracle);
+  const TrialResult judged = judge_run(run, oracle);
   EXPECT_TRUE(is_finding(judged.verdict)) << trial_verdict_name(judged.verdict);
   EXPECT_EQ("# " + judged.headline, first_line(path));
   scenario.options.mutant = Mutant::None;
-  EXPECT_EQ(judge_run(scenario, run_scenario(scenario), oracle).verdict, TrialVerdict::Sound);
+  EXPECT_EQ(judge_run(run_scenario(scenario), oracle).verdict, TrialVerdict::Sound);
 }
 
 // What `skipsound replay FILE` runs; then with `--mutant none`, which must not reproduce it.
