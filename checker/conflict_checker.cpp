@@ -75,19 +75,19 @@ std::optional<Conflict> check_protocol(const Transaction& loser, const Table& sn
                                        const Commit& winner) {
   for (const Protocol* protocol : actions_of<Protocol>(winner)) {
     if (loser.commit.has_protocol()) {
-      return Conflict{ConflictKind::ProtocolChanged, "both transactions change the protocol"};
+      return Conflict{ConflictKind::ProtocolChanged, "both transactions change the protocol", {}};
     }
     const std::set<std::string> before = features(snapshot.protocol());
     const std::set<std::string> after = features(*protocol);
     for (const std::string& f : before) {
       if (!after.count(f)) {
-        return Conflict{ConflictKind::ProtocolChanged, "the winner removes feature " + f};
+        return Conflict{ConflictKind::ProtocolChanged, "the winner removes feature " + f, {}};
       }
     }
     for (const std::string& f : after) {
       if (!before.count(f) && features_failing_concurrent_transactions().count(f)) {
         return Conflict{ConflictKind::ProtocolChanged,
-                        "the winner adds feature " + f + ", which fails concurrent transactions"};
+                        "the winner adds feature " + f + ", which fails concurrent transactions", {}};
       }
     }
   }
@@ -119,7 +119,7 @@ std::optional<Conflict> check_metadata(const Table& snapshot, const Commit& winn
   const Metadata before = snapshot.metadata();
   for (const Metadata* metadata : actions_of<Metadata>(winner)) {
     if (!tolerated_metadata_change(before, *metadata)) {
-      return Conflict{ConflictKind::MetadataChanged, "the winner changed the table's metadata"};
+      return Conflict{ConflictKind::MetadataChanged, "the winner changed the table's metadata", {}};
     }
   }
   return std::nullopt;
@@ -130,14 +130,14 @@ std::optional<Conflict> check_domains_and_app_ids(const Transaction& loser, cons
     for (const DomainMetadata* mine : actions_of<DomainMetadata>(loser.commit)) {
       if (won->domain == mine->domain) {
         return Conflict{ConflictKind::ConcurrentTransaction,
-                        "both commit domain metadata '" + won->domain + "'"};
+                        "both commit domain metadata '" + won->domain + "'", {}};
       }
     }
   }
   for (const Txn* txn : actions_of<Txn>(winner)) {
     if (loser.reads.app_ids.count(txn->app_id)) {
       return Conflict{ConflictKind::ConcurrentTransaction,
-                      "the winner wrote txn app id '" + txn->app_id + "' that the loser read"};
+                      "the winner wrote txn app id '" + txn->app_id + "' that the loser read", {}};
     }
   }
   return std::nullopt;
@@ -181,7 +181,8 @@ ConflictCheck check_appends(const Transaction& loser, const Table& snapshot, con
       ConflictFilterOptions{options.conflict_data_skipping, options.mutant, winner_operation(winner)});
   for (const CandidateOutcome& file : check.filtered.files) {
     if (file.verdict == CandidateVerdict::Survives) {
-      return {Conflict{ConflictKind::ConcurrentAppend, "added file " + file.path + " (" + level + "): " + file.reason},
+      return {Conflict{ConflictKind::ConcurrentAppend, "added file " + file.path + " (" + level + "): " + file.reason,
+                       file.path},
               std::move(check)};
     }
   }
@@ -194,19 +195,19 @@ std::optional<Conflict> check_deletes(const Transaction& loser, const Commit& wi
     const auto& read = loser.reads.files;
     if (std::find(read.begin(), read.end(), removed.path) != read.end()) {
       return Conflict{ConflictKind::ConcurrentDeleteRead,
-                      "the winner removed " + removed.path + ", which the loser read"};
+                      "the winner removed " + removed.path + ", which the loser read", removed.path};
     }
   }
   if (!winner.removes.empty() && loser.reads.whole_table) {
     return Conflict{ConflictKind::ConcurrentDeleteRead,
-                    "the winner removed " + winner.removes.front().path +
-                        " and the loser read the whole table"};
+                    "the winner removed " + winner.removes.front().path + " and the loser read the whole table",
+                    winner.removes.front().path};
   }
   for (const FileRemoval& removed : winner.removes) {
     for (const FileRemoval& mine : loser.commit.removes) {
       if (mine.path == removed.path) {
-        return Conflict{ConflictKind::ConcurrentDeleteDelete,
-                        "both transactions removed " + removed.path};
+        return Conflict{ConflictKind::ConcurrentDeleteDelete, "both transactions removed " + removed.path,
+                        removed.path};
       }
     }
   }

@@ -27,6 +27,7 @@ std::optional<ConflictKind> conflict_kind_from_exception_name(std::string_view n
 struct Conflict {
   ConflictKind kind = ConflictKind::ConcurrentAppend;
   std::string reason;  // one line: the path or action that conflicts
+  std::string file;    // the path the exception names (append, delete checks); empty otherwise
 };
 
 struct NoConflict {

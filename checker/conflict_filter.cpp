@@ -93,13 +93,14 @@ ConflictFilterResult filter(const LoserReads& loser, const std::vector<Candidate
     return every_file(added, CandidateVerdict::Excluded,
                       "empty-reads-skip-all mutant: no read predicate, no file kept");
   }
-  ConflictFilterResult result = every_file(added, CandidateVerdict::Survives, "");
+  // Every survivor carries its reason; the partition step below may still exclude it.
+  ConflictFilterResult result;
   if (!options.data_skipping_enabled) {
-    result.summary = "data skipping off: partition filters only";
+    result = every_file(added, CandidateVerdict::Survives, "data skipping off: partition filters only");
   } else if (loser.reads.empty()) {
-    result.summary = "no recorded read predicate: data skipping keeps every file";
+    result = every_file(added, CandidateVerdict::Survives, "no recorded read predicate: data skipping keeps every file");
   } else {
-    result.summary = "data skipping per read, OR across reads";
+    result = every_file(added, CandidateVerdict::Survives, "data skipping per read, OR across reads");
     apply_data_skipping(loser, added, eligibility, options, result);
   }
   if (eligibility.partitioned()) {

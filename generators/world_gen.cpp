@@ -43,19 +43,20 @@ int boundary_x(const Context& c) {
 
 std::string partition_value() { return *rc::gen::elementOf(kPartitionValues); }
 
-std::string x_atom(const Context& c) {
+// An atom over column x, written as `column` ("x", or "t.x" in a MERGE condition).
+std::string x_atom(const Context& c, const std::string& column = "x") {
   const int v = boundary_x(c);
   switch (*uniform_in(0, 10)) {
-    case 0: return "x > " + std::to_string(v);
-    case 1: return "x >= " + std::to_string(v);
-    case 2: return "x < " + std::to_string(v);
-    case 3: return "x <= " + std::to_string(v);
-    case 4: return "x = " + std::to_string(v);
-    case 5: return "x <> " + std::to_string(v);
-    case 6: return "x BETWEEN " + std::to_string(v) + " AND " + std::to_string(v + *uniform_in(0, 6));
-    case 7: return "x IN (" + std::to_string(v) + ", " + std::to_string(boundary_x(c)) + ")";
-    case 8: return one_in(2) ? "x IS NULL" : "x IS NOT NULL";
-    default: return "NOT (x > " + std::to_string(v) + ")";
+    case 0: return column + " > " + std::to_string(v);
+    case 1: return column + " >= " + std::to_string(v);
+    case 2: return column + " < " + std::to_string(v);
+    case 3: return column + " <= " + std::to_string(v);
+    case 4: return column + " = " + std::to_string(v);
+    case 5: return column + " <> " + std::to_string(v);
+    case 6: return column + " BETWEEN " + std::to_string(v) + " AND " + std::to_string(v + *uniform_in(0, 6));
+    case 7: return column + " IN (" + std::to_string(v) + ", " + std::to_string(boundary_x(c)) + ")";
+    case 8: return one_in(2) ? column + " IS NULL" : column + " IS NOT NULL";
+    default: return "NOT (" + column + " > " + std::to_string(v) + ")";
   }
 }
 
@@ -119,13 +120,24 @@ std::string update_op(const Context& c, bool prefer_partition = false) {
   return "UPDATE SET " + set + " WHERE " + predicate(c, prefer_partition);
 }
 
-// Upserts: some source rows match existing ids (replaced), the rest are new.
+// Upserts: some source rows match existing ids (replaced), the rest are new. Besides the key
+// shorthand, the full MERGE form: a target-only ON conjunct (Delta records it, so winner files
+// outside it are skipped), clause conditions, a MATCHED-only DELETE and an INSERT-only MERGE.
 std::string merge_op(const Context& c, size_t txn) {
   std::vector<WorldRow> rows = new_rows(c, txn, 2);
   if (!c.ids.empty() && !one_in(4)) {
     rows.front().id = *rc::gen::elementOf(c.ids);
   }
-  return "MERGE ON id USING " + rows_json(rows);
+  const std::string head = "MERGE USING " + rows_json(rows) + " ON t.id = s.id";
+  const std::string on_x = " AND " + x_atom(c, "t.x");
+  switch (*uniform_in(0, 6)) {
+    case 0: return "MERGE ON id USING " + rows_json(rows);
+    case 1: return head + on_x + " WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *";
+    case 2: return head + " WHEN MATCHED AND " + x_atom(c, "t.x") + " THEN UPDATE SET x = s.x WHEN NOT MATCHED THEN INSERT *";
+    case 3: return head + " WHEN MATCHED AND " + x_atom(c, "t.x") + " THEN DELETE";
+    case 4: return head + on_x + " WHEN NOT MATCHED AND s.x IS NOT NULL THEN INSERT *";
+    default: return head + " WHEN MATCHED THEN UPDATE SET x = t.x + 1 WHEN NOT MATCHED THEN INSERT (id, x, p) VALUES (s.id, s.x, s.p)";
+  }
 }
 
 std::string optimize_op() {

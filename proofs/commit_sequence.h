@@ -1,6 +1,7 @@
-// The commit driver (docs/semantics.md §6): transactions that all started from one snapshot try to commit in
-// a given order; each is checked against every commit since its snapshot, in version order, and
-// either commits (the table advances) or aborts with the first conflict.
+// The commit driver (docs/semantics.md §6): transactions, each started from some version of the
+// table, try to commit in a given order; each is checked against every commit since its
+// snapshot, in version order, and either commits (the table advances) or aborts with the first
+// conflict.
 #pragma once
 #include <optional>
 #include <vector>
@@ -39,7 +40,32 @@ struct CommitAttempt {
 
 struct ScheduleRun {
   std::vector<CommitAttempt> attempts;  // in commit order
-  Table final_state;
+  std::vector<Table> versions;          // the table at each version from the initial one's on
+
+  const Table& final_state() const { return versions.back(); }
+  const Table& at_version(int64_t version) const {
+    return versions.at(static_cast<size_t>(version - versions.front().version()));
+  }
+};
+
+// Commits one transaction at a time. A transaction is run (run_transaction) on
+// at_version(its snapshot_version) before it commits.
+class CommitDriver {
+ public:
+  CommitDriver(Table initial, ConflictCheckOptions options);
+
+  // Throws InputError when the table has not reached version v.
+  const Table& at_version(int64_t version) const;
+  int64_t latest_version() const;
+  // Checks transactions[index] against every commit after its snapshot and commits it or not.
+  const CommitAttempt& commit(size_t index, const std::vector<Transaction>& transactions);
+  ScheduleRun finish() && { return std::move(run_); }
+
+ private:
+  ScheduleRun run_;
+  ConflictCheckOptions options_;
+  int64_t first_version_ = 0;  // the initial table's
+  std::vector<size_t> committed_;  // transaction indexes, in version order: committed_[v - 1] made v
 };
 
 // `transactions` all started at `snapshot`; `commit_order` lists each index once.

@@ -56,12 +56,12 @@ FileEvidence evidence_of(const CandidateFile& file, const Schema& schema, const 
   return evidence;
 }
 
-void prove_skips(const ScenarioRun& run, const Scenario& scenario, smt::Oracle& oracle, CrossChecker* cross_check,
+void prove_skips(const ScenarioRun& run, smt::Oracle& oracle, CrossChecker* cross_check,
                  TrialResult& result) {
-  const Table& snapshot = scenario.table;
-  const Schema& schema = snapshot.schema();
   for (const CommitAttempt& attempt : run.schedule.attempts) {
     const Transaction& loser = run.transactions[attempt.transaction];
+    const Table& snapshot = run.schedule.at_version(loser.snapshot_version);
+    const Schema& schema = snapshot.schema();
     for (size_t k = 0; k < attempt.checks.size(); ++k) {
       if (!attempt.checks[k].append) continue;
       const Transaction& winner = run.transactions[attempt.winners[k]];
@@ -166,7 +166,7 @@ std::vector<std::string> shapes_of(const ScenarioRun& run, const Scenario& scena
 }
 
 std::string expect_line(const std::string& name, const TransactionVerdict& v) {
-  return "expect " + name + ": " + expected_verdict_text(ExpectedVerdict{v.kind, v.exception});
+  return "expect " + name + ": " + expected_verdict_text(ExpectedVerdict{v.kind, v.exception, std::nullopt, std::nullopt});
 }
 
 }  // namespace
@@ -224,7 +224,7 @@ std::string world_scenario_text(const World& world, Mutant mutant, const std::ve
   return text;
 }
 
-TrialResult judge_run(const Scenario& scenario, const ScenarioRun& run, smt::Oracle& oracle, CrossChecker* cross_check) {
+TrialResult judge_run(const ScenarioRun& run, smt::Oracle& oracle, CrossChecker* cross_check) {
   TrialResult result;
   const auto first_finding = [&](TrialVerdict verdict, std::string headline) {
     if (result.verdict != TrialVerdict::Sound) return;
@@ -258,7 +258,7 @@ TrialResult judge_run(const Scenario& scenario, const ScenarioRun& run, smt::Ora
                   "INTERNAL ERROR: the conflict filter kept every file after an unexpected exception (" +
                       result.unexpected_errors.front() + ")");
   }
-  prove_skips(run, scenario, oracle, cross_check, result);
+  prove_skips(run, oracle, cross_check, result);
   return result;
 }
 
@@ -275,7 +275,7 @@ TrialResult run_trial(const World& world, Mutant mutant, smt::Oracle& oracle, bo
     discarded.headline = e.what();
     return discarded;
   }
-  TrialResult result = judge_run(scenario, run, oracle, cross_check);
+  TrialResult result = judge_run(run, oracle, cross_check);
   result.shapes = shapes_of(run, scenario, world);
   if (with_report) result.report = render_report(scenario, run) + result.report;
   return result;

@@ -71,7 +71,7 @@ struct TrialResult {
 // serial oracle's verdicts, the conflict filter's unexpected errors, and Z3 on every conflict-time
 // skip. With `cross_check`, every conflict-time skip query Z3 answers is re-asked there; `oracle`
 // must then record its queries (OracleOptions::record_smt2).
-TrialResult judge_run(const Scenario& scenario, const ScenarioRun& run, smt::Oracle& oracle,
+TrialResult judge_run(const ScenarioRun& run, smt::Oracle& oracle,
                       CrossChecker* cross_check = nullptr);
 
 // A world's trial: its scenario run judged (judge_run), and the shapes it really contained.

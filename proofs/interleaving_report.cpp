@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/sql/printer.h"
+#include "proofs/decision_text.h"
 
 namespace skipsound {
 
@@ -18,6 +19,18 @@ void print_rows(std::ostringstream& out, const std::vector<Row>& rows, const Sch
   if (rows.empty()) out << indent << "(no rows)\n";
   for (size_t i = 0; i < rows.size() && i < kShown; ++i) out << indent << row_text(rows[i], schema) << "\n";
   if (rows.size() > kShown) out << indent << "... (" << rows.size() - kShown << " more rows)\n";
+}
+
+constexpr size_t kDiffRowsShown = 20;
+
+void print_diff(std::ostringstream& out, const std::vector<Row>& rows, const Schema& schema, const char* sign,
+                const char* where) {
+  for (size_t i = 0; i < rows.size() && i < kDiffRowsShown; ++i) {
+    out << "      " << sign << " " << row_text(rows[i], schema) << "  (" << where << ")\n";
+  }
+  if (rows.size() > kDiffRowsShown) {
+    out << "      " << sign << " ... " << rows.size() - kDiffRowsShown << " more (" << where << ")\n";
+  }
 }
 
 std::string list(const std::vector<std::string>& items) {
@@ -59,6 +72,38 @@ void print_table(std::ostringstream& out, const Table& table) {
     out << "  " << file.path << (file.stats ? "" : " (no stats)") << ": " << file.live_count()
         << " rows\n";
   }
+}
+
+const Table& snapshot_of(const ScenarioRun& run, const Transaction& txn) {
+  return run.schedule.at_version(txn.snapshot_version);
+}
+
+constexpr size_t kSurvivorsShown = 5;
+
+// Why each kept file survived, read by read, as `skip` explains a decision: the read, its
+// skipping expression, how it evaluated on the file's stats and the verification.
+void print_survivors(std::ostringstream& out, const AppendCheck& check, const Transaction& loser,
+                     const Table& snapshot) {
+  size_t shown = 0, kept = 0;
+  for (const CandidateOutcome& file : check.filtered.files) {
+    if (file.verdict != CandidateVerdict::Survives) continue;
+    if (++kept > kSurvivorsShown) continue;
+    ++shown;
+    out << "        kept " << file.path << ": " << file.reason << "\n";
+    for (size_t r = 0; r < file.per_read.size(); ++r) {
+      const FileDecision& d = file.per_read[r];
+      const ExprPtr& read = r < loser.reads.predicates.size() ? loser.reads.predicates[r] : nullptr;
+      out << "          read " << r + 1 << " (" << (read ? to_sql(read) : "TRUE") << "): skipping expression "
+          << d.expression << "; " << d.reason << "; stats verification "
+          << cli::verification_text(d.verification, snapshot.schema()) << "\n";
+      if (d.evaluation) {
+        std::ostringstream trace;
+        cli::print_skip_trace(trace, *d.evaluation, 12);
+        out << trace.str();
+      }
+    }
+  }
+  if (kept > shown) out << "        ... " << kept - shown << " more kept files\n";
 }
 
 std::string why_unexplained(const Scenario& scenario, const ScenarioRun& run,
@@ -113,9 +158,10 @@ void print_verdict(std::ostringstream& out, const Scenario& scenario, const Scen
     print_rows(out, serial.rows, schema, "      ");
   }
   if (verdict.diff.empty()) return;
-  out << "    rows that differ:\n";
-  for (const Row& row : verdict.diff.only_in_outcome) out << "      + " << row_text(row, schema) << "  (only in the commit's outcome)\n";
-  for (const Row& row : verdict.diff.only_in_serial) out << "      - " << row_text(row, schema) << "  (only in the serial outcome)\n";
+  out << "    rows that differ (" << verdict.diff.only_in_outcome.size() << " only in the commit's outcome, "
+      << verdict.diff.only_in_serial.size() << " only in the serial outcome):\n";
+  print_diff(out, verdict.diff.only_in_outcome, schema, "+", "only in the commit's outcome");
+  print_diff(out, verdict.diff.only_in_serial, schema, "-", "only in the serial outcome");
   out << "    why: " << why_unexplained(scenario, run, verdict) << "\n";
 }
 
@@ -129,6 +175,7 @@ std::string render_report(const Scenario& scenario, const ScenarioRun& run) {
   print_table(out, scenario.table);
   out << "schedule:\n";
   for (const Transaction& txn : run.transactions) {
+    if (txn.name.empty()) continue;  // never reached its snapshot
     out << "  " << txn.name << ": " << txn.describe() << "   (snapshot v" << txn.snapshot_version << ")\n"
         << "      read:  " << reads_text(txn.reads) << "\n"
         << "      wrote: " << writes_text(txn.commit) << "\n";
@@ -144,12 +191,127 @@ std::string render_report(const Scenario& scenario, const ScenarioRun& run) {
     }
     for (size_t i = 0; i < attempt.checks.size(); ++i) {
       out << "      vs " << run.transactions[attempt.winners[i]].name << ": " << attempt.checks[i].line << "\n";
+      if (attempt.checks[i].append) print_survivors(out, *attempt.checks[i].append, txn, snapshot_of(run, txn));
     }
   }
   out << "verdicts:\n";
   for (const TransactionVerdict& verdict : run.verdicts) print_verdict(out, scenario, run, verdict);
   for (const std::string& mismatch : run.mismatches) out << "UNEXPECTED " << mismatch << "\n";
+  out << summary_line(scenario, run) << "\n";
   return out.str();
+}
+
+namespace {
+
+struct Counts {
+  size_t transactions = 0, steps = 0, committed = 0, aborted = 0, false_conflicts = 0, unsound = 0;
+};
+
+Counts counts_of(const Scenario& scenario, const ScenarioRun& run) {
+  Counts c;
+  for (const ScenarioTransaction& t : scenario.transactions) (t.history_step ? c.steps : c.transactions)++;
+  for (const TransactionVerdict& v : run.verdicts) {
+    if (scenario.transactions[v.transaction].history_step) continue;
+    const bool aborted = v.kind == VerdictKind::Abort || v.kind == VerdictKind::FalseConflict;
+    (aborted ? c.aborted : c.committed)++;
+    if (v.kind == VerdictKind::FalseConflict) ++c.false_conflicts;
+    if (is_unsound(v.kind)) ++c.unsound;
+  }
+  return c;
+}
+
+std::string plural(size_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+nlohmann::json reads_json(const ReadSet& reads) {
+  nlohmann::json predicates = nlohmann::json::array();
+  for (const ExprPtr& p : reads.predicates) predicates.push_back(p ? to_sql(p) : "TRUE");
+  return {{"predicates", predicates}, {"files", reads.files}, {"whole_table", reads.whole_table},
+          {"app_ids", reads.app_ids}};
+}
+
+nlohmann::json check_json(const WinnerCheck& check, const Transaction& winner) {
+  nlohmann::json j{{"winner", winner.name}, {"line", check.line}};
+  if (!check.append) return j;
+  nlohmann::json files = nlohmann::json::array();
+  for (const CandidateOutcome& file : check.append->filtered.files) {
+    nlohmann::json reads = nlohmann::json::array();
+    for (const FileDecision& d : file.per_read) {
+      nlohmann::json read{{"expression", d.expression}, {"reason", d.reason},
+                          {"verdict", d.verdict == FileVerdict::Keep ? "keep" : "skip"}};
+      if (d.evaluation) read["evaluation"] = cli::skip_trace_json(*d.evaluation);
+      reads.push_back(std::move(read));
+    }
+    files.push_back({{"path", file.path},
+                     {"kept", file.verdict == CandidateVerdict::Survives},
+                     {"reason", file.reason},
+                     {"per_read", std::move(reads)}});
+  }
+  j["append_check"] = {{"summary", check.append->filtered.summary}, {"files", std::move(files)}};
+  return j;
+}
+
+}  // namespace
+
+std::string summary_line(const Scenario& scenario, const ScenarioRun& run) {
+  const Counts c = counts_of(scenario, run);
+  std::string line = "summary: " + plural(c.transactions, "transaction");
+  if (c.steps) line += ", " + plural(c.steps, "history step");
+  line += ": " + std::to_string(c.committed) + " committed, " + std::to_string(c.aborted) + " aborted (" +
+          plural(c.false_conflicts, "false conflict") + "), " + std::to_string(c.unsound) + " unsound; ";
+  line += run.mismatches.empty() ? "expectations met" : plural(run.mismatches.size(), "expectation") + " not met";
+  return line;
+}
+
+nlohmann::json report_json(const Scenario& scenario, const ScenarioRun& run) {
+  nlohmann::json transactions = nlohmann::json::array();
+  for (size_t i = 0; i < run.transactions.size(); ++i) {
+    const Transaction& txn = run.transactions[i];
+    if (txn.name.empty()) continue;
+    transactions.push_back({{"name", txn.name},
+                            {"history_step", scenario.transactions[i].history_step},
+                            {"operations", txn.describe()},
+                            {"snapshot_version", txn.snapshot_version},
+                            {"reads", reads_json(txn.reads)},
+                            {"writes", writes_text(txn.commit)}});
+  }
+  nlohmann::json attempts = nlohmann::json::array();
+  for (const CommitAttempt& attempt : run.schedule.attempts) {
+    nlohmann::json a{{"transaction", run.transactions[attempt.transaction].name}};
+    if (const auto* committed = std::get_if<Committed>(&attempt.result)) {
+      a["committed_version"] = committed->version;
+    } else {
+      const auto& aborted = std::get<Aborted>(attempt.result);
+      a["aborted"] = {{"exception", exception_name(aborted.conflict.kind)},
+                      {"by", run.transactions[aborted.winner].name},
+                      {"file", aborted.conflict.file},
+                      {"reason", aborted.conflict.reason}};
+    }
+    nlohmann::json checks = nlohmann::json::array();
+    for (size_t k = 0; k < attempt.checks.size(); ++k) {
+      checks.push_back(check_json(attempt.checks[k], run.transactions[attempt.winners[k]]));
+    }
+    a["checks"] = std::move(checks);
+    attempts.push_back(std::move(a));
+  }
+  nlohmann::json verdicts = nlohmann::json::array();
+  for (const TransactionVerdict& v : run.verdicts) {
+    nlohmann::json j{{"transaction", run.transactions[v.transaction].name}, {"verdict", verdict_kind_name(v.kind)}};
+    if (v.exception) j["exception"] = exception_name(*v.exception);
+    j["rows_only_in_outcome"] = v.diff.only_in_outcome.size();
+    j["rows_only_in_serial"] = v.diff.only_in_serial.size();
+    verdicts.push_back(std::move(j));
+  }
+  return {{"scenario", scenario.source},
+          {"conflict_data_skipping", scenario.options.conflict_data_skipping},
+          {"mutant", mutant_name(scenario.options.mutant)},
+          {"transactions", std::move(transactions)},
+          {"attempts", std::move(attempts)},
+          {"verdicts", std::move(verdicts)},
+          {"final_rows", run.schedule.final_state().live_rows().size()},
+          {"mismatches", run.mismatches},
+          {"summary", summary_line(scenario, run)}};
 }
 
 }  // namespace skipsound

@@ -1,46 +1,7 @@
-// Scenario files: a table, concurrent transactions, a commit order and the verdict expected for
-// each transaction, replayed through the operations, the conflict checker and the serial oracle.
-//
-// Format (one directive per line; blank lines and lines starting with '#' are ignored;
-// keywords are case-insensitive; table directives come before the first `file` line):
-//
-//   schema: id long, x int, p string        columns and Spark SQL types (top-level only)
-//   partitioned by: p                       partition columns, comma-separated
-//   property numIndexedCols: 0              delta.dataSkippingNumIndexedCols (default 32, -1 all)
-//   property statsColumns: id, x            delta.dataSkippingStatsColumns
-//   property deletionVectors: on            DML writes deletion vectors (default off: copy-on-write)
-//   property isolation: WriteSerializable   Serializable (default) or WriteSerializable
-//   flag conflictDataSkipping: off          the seeds' feature (default on)
-//   mutant: append-suppression              a named unsound variant (default none); it acts
-//                                           wherever its code runs: the checker's scans and
-//                                           conflict checks, and the stats every file (initial
-//                                           or written by a transaction) is given
-//
-//   file f1: [{"id": 1, "x": 5}]            an initial file with its rows as JSON objects
-//   file f2 nostats: range id 0 100 {"x":3} rows id = 0..99 (other columns from the object,
-//                                           else NULL); `nostats`: written without stats
-//   file f3 deleted=2,3: [...]              with a deletion vector over physical rows 2 and 3
-//                                           (needs deletionVectors on): stats widened as Delta
-//                                           widens them when it attaches a DV
-//
-//   T1: UPDATE SET x = 15 WHERE id = 1      a transaction and one operation; more lines with the
-//   T2 [whole-table-read]: DELETE WHERE x > 10   same name add more scans (at most one write).
-//                                           Options in brackets: whole-table-read (also records
-//                                           a whole-table read), not-blind (commit info says
-//                                           isBlindAppend=false), no-stats (writes without stats)
-//   Operations (predicates in the SQL syntax of model/sql/parser.h):
-//     INSERT <rows>                         rows as in `file`: a JSON array or `range ...`
-//     SELECT [WHERE <predicate>]            a read only
-//     DELETE [WHERE <predicate>]
-//     UPDATE SET c = <expr>[, ...] [WHERE <predicate>]
-//     MERGE ON <key column> USING <rows>    upsert: matched rows replaced, the rest inserted
-//     OPTIMIZE                              compaction
-//     OPTIMIZE CLUSTER BY <column> [ROWS PER FILE <n>]
-//
-//   commit: T1, T2                          the order in which they try to commit; every
-//                                           transaction starts from the initial table
-//   expect T1: commit                       commit | wrong-result | missed-conflict |
-//   expect T2: abort ConcurrentAppendException   abort <Exception> | false-conflict <Exception>
+// Scenario files: a table, its committed history, concurrent transactions, the order in which
+// they try to commit and the verdict expected for each, replayed through the operations, the
+// conflict checker and the serial oracle. The format is scenario_format() (printed by
+// `skipsound scenario --help` and quoted in README.md).
 #pragma once
 #include <map>
 #include <optional>
@@ -57,26 +18,53 @@
 
 namespace skipsound {
 
+// The scenario language, as `skipsound scenario --help` prints it.
+const std::string& scenario_format();
+
 struct ScenarioTransaction {
   std::string name;
   std::vector<Operation> operations;
   WriterSettings settings;
+  std::optional<int64_t> start_version;  // `T3 @v1`; else the latest version where it is declared
+  bool history_step = false;             // a `step:` line: runs and commits where it is written
+  size_t bound_width = 0;                // columns its operations were bound against
+};
+
+// The file, in order: a transaction is declared (its snapshot is the latest version then,
+// unless it names one) or tries to commit.
+struct TimelineEvent {
+  enum class Kind { Declare, Commit };
+  Kind kind = Kind::Declare;
+  size_t transaction = 0;
 };
 
 struct ExpectedVerdict {
   VerdictKind kind = VerdictKind::SerializableCommit;
   std::optional<ConflictKind> exception;  // for abort and false-conflict
-  bool operator==(const ExpectedVerdict& o) const = default;
+  std::optional<std::string> winner;      // `by T1`: the commit it conflicts with
+  std::optional<std::string> file;        // `on T1-1`: the path the conflict names
 };
-std::string expected_verdict_text(const ExpectedVerdict& v);  // "abort ConcurrentAppendException"
+std::string expected_verdict_text(const ExpectedVerdict& v);  // "abort ConcurrentAppendException by T1"
+
+// `expect T2 keeps from T1: T1-3, T1-4`: the winner's added files the append check keeps.
+struct ExpectedSurvivors {
+  size_t loser = 0;
+  size_t winner = 0;
+  std::vector<std::string> files;  // sorted
+};
 
 struct Scenario {
   std::string source;  // file name, for reports
-  Table table;
-  std::vector<ScenarioTransaction> transactions;
-  std::vector<size_t> commit_order;
+  Table table;         // the initial table (version 0)
+  std::vector<ScenarioTransaction> transactions;  // history steps included
+  std::vector<TimelineEvent> timeline;
   ConflictCheckOptions options;
   std::map<size_t, ExpectedVerdict> expected;  // by transaction index
+  std::vector<ExpectedSurvivors> expected_survivors;
+  std::optional<std::vector<Row>> expected_table;  // `expect table:` the final live rows
+
+  // The transactions of the `commit:` lines, in order (history steps excluded).
+  std::vector<size_t> commit_order() const;
 };
 
 // Throws InputError "<source>:<line>: ..." on any malformed directive.
@@ -84,7 +72,7 @@ Scenario parse_scenario(std::string_view text, const std::string& source);
 Scenario load_scenario(const std::string& path);
 
 struct ScenarioRun {
-  std::vector<Transaction> transactions;
+  std::vector<Transaction> transactions;  // by scenario index; each run on its snapshot
   ScheduleRun schedule;
   std::vector<TransactionVerdict> verdicts;
   std::vector<std::string> mismatches;  // one line per transaction whose verdict differs, and
@@ -99,7 +87,9 @@ struct ScenarioRun {
 std::vector<std::string> unexpected_errors(const ScheduleRun& schedule,
                                            const std::vector<Transaction>& transactions);
 
-// Runs the transactions on the initial table, commits them in order and judges every attempt.
+// Walks the timeline: runs each transaction on its snapshot, commits it when the timeline says
+// so, judges every attempt and checks the expectations. Throws InputError when a transaction
+// names a version the table has not reached, or removes a file its snapshot does not have.
 ScenarioRun run_scenario(const Scenario& scenario);
 
 }  // namespace skipsound

@@ -2,15 +2,15 @@
 
 namespace skipsound {
 
-std::vector<TransactionVerdict> judge_schedule(const Table& snapshot,
-                                               const std::vector<Transaction>& transactions,
+std::vector<TransactionVerdict> judge_schedule(const std::vector<Transaction>& transactions,
                                                const ScheduleRun& run) {
   std::vector<OracleAttempt> attempts;
   attempts.reserve(run.attempts.size());
   for (const CommitAttempt& a : run.attempts) {
-    attempts.push_back({a.transaction, a.winners, a.state_before, std::holds_alternative<Committed>(a.result)});
+    attempts.push_back({a.transaction, run.at_version(transactions[a.transaction].snapshot_version), a.winners,
+                        a.state_before, std::holds_alternative<Committed>(a.result)});
   }
-  std::vector<SerialVerdict> judged = judge_attempts(snapshot, transactions, attempts);
+  std::vector<SerialVerdict> judged = judge_attempts(transactions, attempts);
   std::vector<TransactionVerdict> verdicts;
   verdicts.reserve(judged.size());
   for (size_t i = 0; i < judged.size(); ++i) {

@@ -16,8 +16,7 @@ struct TransactionVerdict : SerialVerdict {
 };
 
 // One verdict per commit attempt, in commit order.
-std::vector<TransactionVerdict> judge_schedule(const Table& snapshot,
-                                               const std::vector<Transaction>& transactions,
+std::vector<TransactionVerdict> judge_schedule(const std::vector<Transaction>& transactions,
                                                const ScheduleRun& run);
 
 }  // namespace skipsound

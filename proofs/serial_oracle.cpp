@@ -123,9 +123,8 @@ bool blind_appends_may_follow(const Commit& loser, IsolationLevel table_level) {
 }
 
 // The serial executions a commit of `attempt`'s transaction may match.
-std::vector<SerialOutcome> allowed_outcomes(const Table& snapshot,
-                                            const std::vector<Transaction>& txns,
-                                            const OracleAttempt& attempt) {
+std::vector<SerialOutcome> allowed_outcomes(const std::vector<Transaction>& txns, const OracleAttempt& attempt) {
+  const Table& snapshot = attempt.snapshot;
   const Transaction& loser = txns[attempt.transaction];
   const IsolationLevel table_level = snapshot.properties().isolation;
   std::vector<SerialOutcome> allowed;
@@ -159,7 +158,7 @@ std::vector<SerialOutcome> allowed_outcomes(const Table& snapshot,
 // not). Judged before any order, since no serial order can repair what it computed.
 std::optional<SerialVerdict> wrong_result(const Table& snapshot, const std::vector<Transaction>& txns,
                                           size_t index) {
-  const Transaction& txn = txns[index];
+  const Transaction& txn = txns[index];  // started from `snapshot`
   SerialVerdict verdict;
   verdict.transaction = index;
   verdict.kind = VerdictKind::WrongResult;
@@ -173,14 +172,13 @@ std::optional<SerialVerdict> wrong_result(const Table& snapshot, const std::vect
 
 }  // namespace
 
-std::vector<SerialVerdict> judge_attempts(const Table& snapshot,
-                                          const std::vector<Transaction>& transactions,
+std::vector<SerialVerdict> judge_attempts(const std::vector<Transaction>& transactions,
                                           const std::vector<OracleAttempt>& attempts) {
   std::vector<SerialVerdict> verdicts;
   verdicts.reserve(attempts.size());
   for (const OracleAttempt& attempt : attempts) {
     if (attempt.committed) {
-      if (auto wrong = wrong_result(snapshot, transactions, attempt.transaction)) {
+      if (auto wrong = wrong_result(attempt.snapshot, transactions, attempt.transaction)) {
         verdicts.push_back(std::move(*wrong));
         continue;
       }
@@ -188,7 +186,7 @@ std::vector<SerialVerdict> judge_attempts(const Table& snapshot,
     SerialVerdict verdict;
     verdict.transaction = attempt.transaction;
     verdict.outcome = after(attempt.state_before, transactions[attempt.transaction].commit);
-    verdict.allowed = allowed_outcomes(snapshot, transactions, attempt);
+    verdict.allowed = allowed_outcomes(transactions, attempt);
     const bool explained =
         std::any_of(verdict.allowed.begin(), verdict.allowed.end(),
                     [&](const SerialOutcome& s) { return same_rows(s.rows, verdict.outcome); });

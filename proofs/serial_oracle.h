@@ -49,6 +49,7 @@ struct RowDiff {
 // One commit attempt as the oracle sees it: who committed before it, and whether it committed.
 struct OracleAttempt {
   size_t transaction = 0;       // index into the transactions
+  Table snapshot;               // the table it started from
   std::vector<size_t> winners;  // transactions committed since its snapshot, in version order
   Table state_before;           // the table when it tried to commit
   bool committed = false;
@@ -64,9 +65,8 @@ struct SerialVerdict {
   RowDiff diff;                        // against the first of them when none matched
 };
 
-// One verdict per attempt, in the order given. Every transaction started from `snapshot`.
-std::vector<SerialVerdict> judge_attempts(const Table& snapshot,
-                                          const std::vector<Transaction>& transactions,
+// One verdict per attempt, in the order given.
+std::vector<SerialVerdict> judge_attempts(const std::vector<Transaction>& transactions,
                                           const std::vector<OracleAttempt>& attempts);
 
 }  // namespace skipsound

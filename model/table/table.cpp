@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/values/ascii_text.h"
 #include "model/values/input_error.h"
 #include "model/values/enum_names.h"
 
@@ -125,7 +126,61 @@ Metadata Table::metadata() const {
   metadata.configuration["delta.enableDeletionVectors"] =
       properties_.deletion_vectors ? "true" : "false";
   metadata.configuration["delta.isolationLevel"] = isolation_level_name(properties_.isolation);
+  metadata.configuration.insert(properties_.other_configuration.begin(), properties_.other_configuration.end());
   return metadata;
+}
+
+namespace {
+
+constexpr const char* kDeletionVectorsKey = "delta.enableDeletionVectors";
+constexpr const char* kIsolationLevelKey = "delta.isolationLevel";
+
+bool configured_true(const std::string& key, const std::string& value) {
+  const std::string v = ascii_lower(trim_whitespace(value));
+  if (v == "true") return true;
+  if (v == "false") return false;
+  throw InputError(key + " must be true or false, got '" + value + "'");
+}
+
+// A row padded with NULLs to the schema's width (a file written before ADD COLUMNS).
+PhysicalRows widened(const PhysicalRows& rows, const Schema& schema) {
+  const size_t width = schema.leaves().size();
+  if (!rows || std::all_of(rows->begin(), rows->end(), [&](const Row& r) { return r.size() >= width; })) return rows;
+  std::vector<Row> padded = *rows;
+  for (Row& row : padded) {
+    for (size_t i = row.size(); i < width; ++i) row.push_back(Value::null(schema.leaves()[i].type));
+  }
+  return std::make_shared<const std::vector<Row>>(std::move(padded));
+}
+
+}  // namespace
+
+TableProperties TableProperties::from_metadata(const Metadata& metadata) {
+  TableProperties properties;
+  properties.stats = StatsConfig::from_configuration(metadata.configuration, metadata.partition_columns);
+  for (const auto& [key, value] : metadata.configuration) {
+    if (key == kNumIndexedColsKey || key == kStatsColumnsKey) continue;
+    if (key == kDeletionVectorsKey) {
+      properties.deletion_vectors = configured_true(key, value);
+    } else if (key == kIsolationLevelKey) {
+      const auto level = isolation_level_from_name(trim_whitespace(value));
+      if (!level || *level == IsolationLevel::SnapshotIsolation) {
+        throw InputError(std::string(kIsolationLevelKey) + " must be Serializable or WriteSerializable, got '" + value + "'");
+      }
+      properties.isolation = *level;
+    } else {
+      properties.other_configuration[key] = value;
+    }
+  }
+  return properties;
+}
+
+void Table::apply_metadata(const Metadata& metadata) {
+  TableProperties properties = TableProperties::from_metadata(metadata);
+  check_stats_columns(metadata.schema, properties.stats);
+  schema_ = metadata.schema;
+  properties_ = std::move(properties);
+  for (TableFile& file : files_) file.rows = widened(file.rows, schema_);
 }
 
 TypedPartitionValues Table::partition_values_of(const Row& row) const {
@@ -184,6 +239,16 @@ void Table::add_initial_file(TableFile file) {
   files_.push_back(std::move(file));
 }
 
+void Table::replace_initial_file(TableFile file) {
+  for (TableFile& existing : files_) {
+    if (existing.path == file.path) {
+      existing = std::move(file);
+      return;
+    }
+  }
+  throw InputError("no file '" + file.path + "' to replace");
+}
+
 void Table::apply(const std::vector<FileRemoval>& removes, const std::vector<TableFile>& adds) {
   for (const FileRemoval& removal : removes) {
     std::erase_if(files_, [&](const TableFile& f) { return f.path == removal.path; });
@@ -191,6 +256,7 @@ void Table::apply(const std::vector<FileRemoval>& removes, const std::vector<Tab
   for (const TableFile& add : adds) {
     std::erase_if(files_, [&](const TableFile& f) { return f.path == add.path; });
     files_.push_back(add);
+    files_.back().rows = widened(add.rows, schema_);
   }
   ++version_;
 }

@@ -26,6 +26,12 @@ struct TableProperties {
   StatsConfig stats;  // numIndexedCols, statsColumns and the partition columns
   bool deletion_vectors = false;
   IsolationLevel isolation = IsolationLevel::Serializable;
+  // Other metaData.configuration entries (ALTER TABLE SET TBLPROPERTIES), kept so the metadata
+  // action round-trips and the conflict checker sees every change.
+  std::map<std::string, std::string> other_configuration;
+
+  // The properties a metaData action's configuration gives (Delta's keys); throws InputError.
+  static TableProperties from_metadata(const Metadata& metadata);
 
   const std::vector<std::string>& partition_columns() const { return stats.partition_columns; }
   bool partitioned() const { return !stats.partition_columns.empty(); }
@@ -93,9 +99,16 @@ class Table {
   // Adds a file to the initial state (version stays unchanged). Throws InputError on a
   // duplicate path or rows of mixed partition values.
   void add_initial_file(TableFile file);
+  // Replaces the initial file of the same path (a scenario's raw stats). Throws when absent.
+  void replace_initial_file(TableFile file);
   // Applies a commit's file actions in order (remove then add per Delta's log replay: the last
-  // action for a path wins) and advances the version.
+  // action for a path wins) and advances the version. Rows narrower than the schema (written
+  // before a column was added) read the new columns as NULL.
   void apply(const std::vector<FileRemoval>& removes, const std::vector<TableFile>& adds);
+  // A committed metaData action: the new schema (columns only added at the end: every file's rows
+  // gain NULLs) and properties. A committed protocol action.
+  void apply_metadata(const Metadata& metadata);
+  void apply_protocol(const Protocol& protocol) { protocol_ = protocol; }
 
   // Every live row of every live file, in file then row order.
   std::vector<Row> live_rows() const;

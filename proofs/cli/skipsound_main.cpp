@@ -18,7 +18,9 @@ int main(int argc, char** argv) {
   skipsound::cli::add_replay_command(app, exit_code);
   skipsound::cli::add_explore_command(app, exit_code);
   for (CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
-    command->footer(skipsound::cli::kExitCodesHelp);
+    // A command's own footer (the scenario format) comes before the exit codes.
+    const std::string own = command->get_footer();
+    command->footer(own.empty() ? std::string(skipsound::cli::kExitCodesHelp) : own + "\n" + skipsound::cli::kExitCodesHelp);
   }
   try {
     app.parse(argc, argv);

@@ -81,6 +81,10 @@ std::vector<std::string> world_labels(const World& w) {
   add_if(any_operation(w, "DELETE"), "DELETE");
   add_if(any_operation(w, "UPDATE"), "UPDATE");
   add_if(any_operation(w, "MERGE"), "MERGE");
+  add_if(any_operation(w, "MERGE ON id USING"), "MERGE key shorthand");
+  add_if(any_operation(w, "ON t.id = s.id AND t.x"), "MERGE target-only ON conjunct");
+  add_if(any_operation(w, "WHEN MATCHED AND t.x"), "MERGE clause condition");
+  add_if(any_operation(w, "THEN DELETE"), "MERGE matched-only DELETE");
   add_if(any_operation(w, "OPTIMIZE"), "OPTIMIZE");
   add_if(any_operation(w, "SELECT"), "several scans");
   add_if(any_operation(w, " OR "), "OR");
@@ -112,7 +116,8 @@ TEST(GateDraw, WorldsReachEveryOperationAndShape) {
   }
   print("explorer worlds, all categories", all, trials * by_category.size());
   expect_all(all, {"2 transactions", "3 transactions", "4 transactions", "INSERT", "DELETE", "UPDATE", "MERGE",
-                   "OPTIMIZE", "several scans", "OR", "x IN", "x IS [NOT] NULL", "NOT on x", "x = x + 1",
+                   "MERGE key shorthand", "MERGE target-only ON conjunct", "MERGE clause condition",
+                   "MERGE matched-only DELETE", "OPTIMIZE", "several scans", "OR", "x IN", "x IS [NOT] NULL", "NOT on x", "x = x + 1",
                    "predicate on id", "NULL x", "deletion vectors", "partitioned", "whole-table read"});
   // Partitioning, deletion vectors and whole-table reads are not confined to their own category.
   for (WorldCategory category : generators::all_world_categories()) {

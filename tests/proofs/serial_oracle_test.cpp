@@ -67,7 +67,7 @@ World play(IsolationLevel isolation, std::vector<Operation> ops, ConflictCheckOp
   std::vector<size_t> order(ops.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   w.run = run_schedule(w.snapshot, w.txns, order, options);
-  w.verdicts = judge_schedule(w.snapshot, w.txns, w.run);
+  w.verdicts = judge_schedule(w.txns, w.run);
   return w;
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "model/sql/binder.h"
+#include "model/sql/printer.h"
 #include "model/values/input_error.h"
 #include "model/table/operations.h"
 #include "model/table/table.h"
@@ -157,23 +158,78 @@ TEST(Operations, UpdateWritesNewImagesInBothModes) {
   }
 }
 
-TEST(Operations, MergeUpsertsOnTheKeyAndRecordsTheOnCondition) {
-  Table table = make_table(false);
+Operation upsert(const std::vector<Row>& source) {
   Operation merge = op(OperationKind::Merge, "MERGE ON id");
-  merge.key_leaf = 0;
-  merge.rows = {row(2, 99, "a"), row(7, 70, "a")};
+  merge.merge = upsert_on_key(test_schema(), 0);
+  merge.rows = source;
+  return merge;
+}
+
+// docs/semantics.md §7: an ON over the join key alone records no data predicate (Delta's read).
+TEST(Operations, MergeUpsertsOnTheKeyAndRecordsNoPredicateForAJoinKeyOn) {
+  Table table = make_table(false);
+  const Operation merge = upsert({row(2, 99, "a"), row(7, 70, "a")});
   OperationResult result = run(table, {merge});
   ASSERT_EQ(result.reads.predicates.size(), 1u);
-  ASSERT_TRUE(result.reads.predicates[0]);
-  EXPECT_EQ(result.reads.predicates[0]->kind, ExprKind::In);
+  EXPECT_FALSE(result.reads.predicates[0]);
+  EXPECT_EQ(result.reads.files.size(), 1u);
   apply_commit(table, result.commit);
   const auto rows = table.live_rows();
   EXPECT_EQ(rows.size(), 4u);
   EXPECT_EQ(count_x(rows, 99), 1u);
   EXPECT_EQ(count_x(rows, 20), 0u);
   EXPECT_EQ(count_x(rows, 70), 1u);
-  merge.rows.push_back(row(2, 1, "a"));
-  EXPECT_THROW(run(make_table(false), {merge}), InputError);
+  Operation repeated = merge;
+  repeated.rows.push_back(row(2, 1, "a"));
+  EXPECT_THROW(run(make_table(false), {repeated}), InputError);
+}
+
+TEST(Operations, MergeSourceKeyReadRecordsTheSourceKeys) {
+  WriterSettings settings{"T", StatsPresence::Collected, false, false};
+  settings.merge_read = MergeRead::SourceKeys;
+  const OperationResult result = run(make_table(false), {upsert({row(2, 99, "a"), row(7, 70, "a")})}, settings);
+  ASSERT_EQ(result.reads.predicates.size(), 1u);
+  ASSERT_TRUE(result.reads.predicates[0]);
+  EXPECT_EQ(to_sql(result.reads.predicates[0]), "id IN (2L, 7L)");
+}
+
+// Target-only ON conjuncts are recorded; MATCHED-only merges add the OR of their clauses' target
+// conjuncts; source-only conditions add nothing.
+TEST(Operations, MergeRecordsTargetOnlyConjunctsAndMatchedClauseConditions) {
+  const Schema joint = merge_schema(test_schema());
+  MergeSpec spec;
+  spec.on = parse_and_bind("t.id = s.id AND t.x > 3 AND s.x < 50", joint);
+  MergeClause update{MergeAction::Update, parse_and_bind("t.p = 'a' AND s.x > 0", joint), {}};
+  MergeClause remove{MergeAction::Delete, parse_and_bind("t.x < 10", joint), {}};
+  spec.matched = {update, remove};
+  ASSERT_TRUE(merge_target_read(spec, test_schema()));
+  EXPECT_EQ(to_sql(merge_target_read(spec, test_schema())), "x > 3 AND (p = 'a' OR x < 10)");
+  spec.not_matched.push_back(MergeClause{MergeAction::Insert, parse_and_bind("s.x > 0", joint), {}});
+  EXPECT_EQ(to_sql(merge_target_read(spec, test_schema())), "x > 3");
+  spec.not_matched.clear();
+  spec.matched.push_back(MergeClause{MergeAction::Delete, nullptr, {}});
+  EXPECT_EQ(to_sql(merge_target_read(spec, test_schema())), "x > 3");
+}
+
+// WHEN MATCHED AND ... THEN DELETE removes only the rows its condition holds for; a MATCHED-only
+// MERGE leaves a file alone when no clause acts on its rows.
+TEST(Operations, MergeClausesActOnlyWhereTheirConditionHolds) {
+  const Schema joint = merge_schema(test_schema());
+  Operation merge = op(OperationKind::Merge, "MERGE");
+  merge.merge.on = parse_and_bind("t.id = s.id", joint);
+  merge.merge.matched.push_back(MergeClause{MergeAction::Delete, parse_and_bind("t.x > 10", joint), {}});
+  merge.rows = {row(1, 0, "a"), row(2, 0, "a")};
+  Table table = make_table(false);
+  const OperationResult result = run(table, {merge});
+  apply_commit(table, result.commit);
+  const auto rows = table.live_rows();
+  EXPECT_EQ(rows.size(), 2u);
+  EXPECT_EQ(count_x(rows, 20), 0u);
+  EXPECT_EQ(count_x(rows, 5), 1u);
+  merge.merge.matched.front().condition = parse_and_bind("t.x > 100", joint);
+  const OperationResult untouched = run(make_table(false), {merge});
+  EXPECT_TRUE(untouched.commit.removes.empty());
+  EXPECT_TRUE(untouched.commit.adds.empty());
 }
 
 TEST(Operations, OptimizeKeepsRowsAndChangesNoData) {

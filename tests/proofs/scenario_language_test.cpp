@@ -1,0 +1,150 @@
+// The scenario language beyond the corpus: the format text the README quotes, the timeline
+// (history steps, `@vN`), the expectations that name winners, files and survivors, MERGE's
+// clauses, and the errors each new directive gives on bad input.
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "model/sql/printer.h"
+#include "model/values/input_error.h"
+#include "proofs/interleaving_report.h"
+#include "proofs/scenario.h"
+
+namespace skipsound {
+namespace {
+
+std::string error_of(const std::string& text) {
+  try {
+    const Scenario scenario = parse_scenario(text, "s.scn");
+    run_scenario(scenario);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+ScenarioRun run_text(const std::string& text) { return run_scenario(parse_scenario(text, "s.scn")); }
+
+TEST(ScenarioLanguage, TheReadmeQuotesTheHelpFormatVerbatim) {
+  std::ifstream in(std::string(SKIPSOUND_SOURCE_DIR) + "/README.md");
+  std::ostringstream readme;
+  readme << in.rdbuf();
+  EXPECT_NE(readme.str().find("```\n" + scenario_format() + "```\n"), std::string::npos)
+      << "README.md's scenario format block differs from scenario_format()";
+}
+
+// A transaction declared after a history step starts there; `@v0` starts before it. The one
+// that started before the step is checked against it (its DELETE also matches id 1, so that
+// its commit is not empty: an empty commit is never checked for appends).
+TEST(ScenarioLanguage, TransactionsStartWhereTheyAreDeclaredOrAtTheirVersion) {
+  const std::string text =
+      "schema: id long\nfile f0: range id 0 10\n"
+      "T1: DELETE WHERE id >= 12 OR id = 1\n"
+      "step: INSERT range id 10 20\n"
+      "T2: DELETE WHERE id >= 12\n"
+      "T3 @v0: SELECT WHERE id = 1\n"
+      "commit: T1, T2\n";
+  const Scenario scenario = parse_scenario(text, "s.scn");
+  const ScenarioRun run = run_scenario(scenario);
+  ASSERT_EQ(run.transactions.size(), 4u);
+  EXPECT_EQ(run.transactions[0].snapshot_version, 0);
+  EXPECT_EQ(run.transactions[1].name, "S1");
+  EXPECT_EQ(run.transactions[2].snapshot_version, 1);
+  EXPECT_EQ(run.transactions[3].snapshot_version, 0);
+  ASSERT_EQ(run.schedule.attempts.size(), 3u);  // S1, T1, T2
+  EXPECT_TRUE(std::holds_alternative<Aborted>(run.schedule.attempts[1].result));
+  EXPECT_TRUE(std::holds_alternative<Committed>(run.schedule.attempts[2].result));
+  EXPECT_EQ(scenario.commit_order(), (std::vector<size_t>{0, 2}));
+}
+
+TEST(ScenarioLanguage, ExpectationsNamingTheWrongWinnerFileOrSurvivorsAreReported) {
+  const std::string base =
+      "schema: id long\nfile f0: range id 0 10\n"
+      "T1: INSERT range id 100 200 ROWS PER FILE 50\n"
+      "T2: DELETE WHERE id >= 160 OR id = 1\n"
+      "commit: T1, T2\n";
+  EXPECT_TRUE(run_text(base + "expect T2: abort ConcurrentAppendException by T1 on T1-2\n"
+                              "expect T2 keeps from T1: T1-2\n").mismatches.empty());
+  const ScenarioRun wrong_file = run_text(base + "expect T2: abort ConcurrentAppendException by T1 on T1-1\n");
+  ASSERT_EQ(wrong_file.mismatches.size(), 1u);
+  EXPECT_NE(wrong_file.mismatches[0].find("got abort ConcurrentAppendException by T1 on T1-2"), std::string::npos)
+      << wrong_file.mismatches[0];
+  const ScenarioRun wrong_survivors = run_text(base + "expect T2 keeps from T1: T1-1, T1-2\n");
+  ASSERT_EQ(wrong_survivors.mismatches.size(), 1u);
+  EXPECT_NE(wrong_survivors.mismatches[0].find("expected T1-1, T1-2, got T1-2"), std::string::npos);
+  const ScenarioRun wrong_table = run_text(base + "expect table: range id 0 10\n");
+  ASSERT_EQ(wrong_table.mismatches.size(), 1u);
+  EXPECT_NE(wrong_table.mismatches[0].find("expected 10 rows, got 110; missing 0"), std::string::npos)
+      << wrong_table.mismatches[0];
+}
+
+TEST(ScenarioLanguage, MergeClausesParseAndRecordDeltasRead) {
+  const ScenarioRun run = run_text(
+      "schema: id long, x int\nfile f0: range id 0 10 {\"x\": 1}\n"
+      "T1: MERGE USING [{\"id\": 1, \"x\": 5}, {\"id\": 50, \"x\": 6}] ON t.id = s.id AND t.x < 3 "
+      "WHEN MATCHED AND s.x > 0 THEN UPDATE SET x = s.x + t.x WHEN NOT MATCHED THEN INSERT (id, x) VALUES (s.id, 0)\n"
+      "commit: T1\nexpect table: [{\"id\": 0, \"x\": 1}, {\"id\": 1, \"x\": 6}, {\"id\": 2, \"x\": 1}, "
+      "{\"id\": 3, \"x\": 1}, {\"id\": 4, \"x\": 1}, {\"id\": 5, \"x\": 1}, {\"id\": 6, \"x\": 1}, {\"id\": 7, \"x\": 1}, "
+      "{\"id\": 8, \"x\": 1}, {\"id\": 9, \"x\": 1}, {\"id\": 50, \"x\": 0}]\n");
+  EXPECT_TRUE(run.mismatches.empty()) << run.mismatches.front();
+  ASSERT_EQ(run.transactions[0].reads.predicates.size(), 1u);
+  EXPECT_EQ(to_sql(run.transactions[0].reads.predicates[0]), "x < 3");
+}
+
+TEST(ScenarioLanguage, AlterTableChangesWhatLaterWritersRecord) {
+  // After numIndexedCols = 0 the winner's file has no stats and is kept; before, it is skipped.
+  const std::string text =
+      "schema: id long\nfile f0: range id 0 10\n"
+      "step: ALTER TABLE SET TBLPROPERTIES ('delta.dataSkippingNumIndexedCols' = '0')\n"
+      "T1: INSERT range id 100 110\nT2: DELETE WHERE id < 5\ncommit: T1, T2\n";
+  const ScenarioRun run = run_text(text);
+  ASSERT_EQ(run.transactions[1].commit.adds.size(), 1u);
+  const auto& stats = run.transactions[1].commit.adds[0].stats;
+  EXPECT_FALSE(stats && stats->column(0).min.has_value());
+  EXPECT_TRUE(std::holds_alternative<Aborted>(run.schedule.attempts.back().result));
+  EXPECT_EQ(run.schedule.final_state().properties().stats.num_indexed_cols, 0);
+}
+
+TEST(ScenarioLanguage, BadDirectivesNameTheirLine) {
+  const std::string head = "schema: id long\nfile f0: range id 0 10\n";
+  EXPECT_NE(error_of(head + "T1 @v3: DELETE WHERE id = 1\ncommit: T1\n").find("T1 @v3: the table has no version 3 yet"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "T1: REMOVE FILE nope\ncommit: T1\n").find("REMOVE FILE nope: no such live file"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "T1: ALTER TABLE SET TBLPROPERTIES ('delta.isolationLevel' = 'Sometimes')\ncommit: T1\n")
+                .find("delta.isolationLevel must be Serializable or WriteSerializable"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "T1: MERGE USING [] ON t.id = s.id\ncommit: T1\n").find("s.scn:3: expected WHEN"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "T1: DELETE\ncommit: T1\ncommit: T1\n").find("s.scn:5: T1 is already in a commit line"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "T1: DELETE\ncommit: T1\nexpect T1: abort ConcurrentAppendException near T2\n")
+                .find("s.scn:5: unexpected 'near'"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "T1: INSERT range id 0 3 ROWS PER FILE 0\ncommit: T1\n").find("ROWS PER FILE must be positive"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "step: DELETE\nfile f1: range id 0 1\n").find("file lines come before"), std::string::npos);
+}
+
+TEST(ScenarioLanguage, TheReportExplainsKeptFilesAndEndsWithASummary) {
+  const Scenario scenario = parse_scenario(
+      "schema: id long\nfile f0: range id 0 10\nT1: INSERT range id 100 110\nT2: DELETE WHERE id >= 105 OR id = 1\n"
+      "commit: T1, T2\nexpect T1: commit\nexpect T2: abort ConcurrentAppendException\n",
+      "s.scn");
+  const ScenarioRun run = run_scenario(scenario);
+  const std::string report = render_report(scenario, run);
+  EXPECT_NE(report.find("kept T1-1: survives: some read's data skipping keeps it"), std::string::npos) << report;
+  EXPECT_NE(report.find("read 1 (id >= 105L OR id = 1L): skipping expression"), std::string::npos) << report;
+  EXPECT_NE(report.find("summary: 2 transactions: 1 committed, 1 aborted (0 false conflicts), 0 unsound; "
+                        "expectations met\n"),
+            std::string::npos)
+      << report;
+  const nlohmann::json j = report_json(scenario, run);
+  EXPECT_EQ(j["attempts"][1]["aborted"]["file"], "T1-1");
+  EXPECT_EQ(j["attempts"][1]["checks"][0]["append_check"]["files"][0]["kept"], true);
+  EXPECT_EQ(j["summary"], summary_line(scenario, run));
+}
+
+}  // namespace
+}  // namespace skipsound
