@@ -166,7 +166,7 @@ const char* const kPinnedDigest =
     "value-moving: 20 trials, 32 commits, 18 aborts, 7 false, 0 missed, 0 wrong, 0 bad-skip, 18 skips-z3, 18 proved, 0 discarded\n"
     "mixed: 20 trials, 28 commits, 28 aborts, 10 false, 0 missed, 0 wrong, 0 bad-skip, 9 skips-z3, 9 proved, 0 discarded\n"
     "skip-missing-stats: per-file properties after 9\n"
-    "trust-wide-nullcount: per-file properties after 488\n"
+    "trust-wide-nullcount: per-file properties after 384\n"
     "no-timestamp-max-bump: per-file properties after 104\n"
     "string-max-plain-prefix: per-file properties after 10\n"
     "ieee-nan-order: per-file properties after 37\n"
