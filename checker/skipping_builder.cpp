@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/sql/evaluator.h"
 #include "model/values/utf8.h"
 
 namespace skipsound {
@@ -29,6 +30,24 @@ SkipExprPtr or_of_both(SkipExprPtr a, SkipExprPtr b) {
 
 SkipExprPtr long_literal(int64_t v) { return skip_literal(Value::integral(TypeKind::Long, v)); }
 
+bool is_constant(const Expr& e) {
+  if (e.kind == ExprKind::Column || (e.kind == ExprKind::Call && !e.deterministic)) return false;
+  return std::all_of(e.children.begin(), e.children.end(), [](const ExprPtr& c) { return is_constant(*c); });
+}
+
+// A literal, or the value of a constant operand such as CAST('2019-09-09 01:02:03' AS TIMESTAMP),
+// which Spark's ConstantFolding computes before Delta builds its filters (docs/semantics.md §5.3);
+// nullopt for anything else, or a constant the model cannot evaluate.
+std::optional<Value> constant_value(const Expr& e) {
+  if (e.kind == ExprKind::Literal) return e.literal;
+  if (!is_constant(e)) return std::nullopt;
+  try {
+    return evaluate_value(e, Row{});
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 // `column op literal`, with the literal moved to the right when written on the left.
 struct ColumnComparison {
   int leaf;
@@ -39,11 +58,11 @@ struct ColumnComparison {
 std::optional<ColumnComparison> as_column_comparison(const Expr& compare) {
   const Expr& lhs = *compare.children[0];
   const Expr& rhs = *compare.children[1];
-  if (is_bound_column(lhs) && rhs.kind == ExprKind::Literal) {
-    return ColumnComparison{lhs.leaf, compare.cmp_op, rhs.literal};
+  if (is_bound_column(lhs)) {
+    if (auto v = constant_value(rhs)) return ColumnComparison{lhs.leaf, compare.cmp_op, std::move(*v)};
   }
-  if (lhs.kind == ExprKind::Literal && is_bound_column(rhs)) {
-    return ColumnComparison{rhs.leaf, flip(compare.cmp_op), lhs.literal};
+  if (is_bound_column(rhs)) {
+    if (auto v = constant_value(lhs)) return ColumnComparison{rhs.leaf, flip(compare.cmp_op), std::move(*v)};
   }
   return std::nullopt;
 }
@@ -173,8 +192,31 @@ class Builder {
                         skip_stat(StatKind::NumRecords));
   }
 
-  SkipExprPtr build_is_not_null(const Expr& operand) const {
-    return is_bound_column(operand) ? not_all_null(operand.leaf) : nullptr;
+  // `e IS NOT NULL`: can e be non-NULL on some row of the file?
+  SkipExprPtr build_is_not_null(const Expr& e) const {
+    switch (e.kind) {
+      case ExprKind::Column: return is_bound_column(e) ? not_all_null(e.leaf) : nullptr;
+      // A NULL literal is NULL on every row; another literal gives no condition.
+      case ExprKind::Literal: return e.literal.is_null() ? skip_literal(Value::boolean(false)) : nullptr;
+      // NULL whenever an operand is NULL, so non-NULL only where every operand is (<=> is never NULL).
+      case ExprKind::Compare:
+        return e.cmp_op == CompareOp::NullSafeEq ? nullptr : all_children_not_null(e);
+      case ExprKind::Not:
+      case ExprKind::Like:
+      case ExprKind::Arith:
+      case ExprKind::Cast: return all_children_not_null(e);
+      // NULL whenever the tested value is NULL (a NULL item or bound need not make them NULL).
+      case ExprKind::In:
+      case ExprKind::Between: return build_is_not_null(*e.children[0]);
+      default: return nullptr;
+    }
+  }
+
+  // Every operand non-NULL: each operand's condition, ANDed; an operand without one is left out.
+  SkipExprPtr all_children_not_null(const Expr& e) const {
+    SkipExprPtr result;
+    for (const ExprPtr& child : e.children) result = and_of_buildable(result, build_is_not_null(*child));
+    return result;
   }
 
   // `e IS NULL`: can e be NULL on some row of the file?
@@ -236,22 +278,22 @@ class Builder {
   }
 
   SkipExprPtr build_in(const Expr& in) const {
-    std::vector<const Value*> items;
+    std::vector<Value> items;
     for (size_t i = 1; i < in.children.size(); ++i) {
-      const Expr& item = *in.children[i];
-      if (item.kind != ExprKind::Literal) return nullptr;
-      if (!item.literal.is_null()) items.push_back(&item.literal);
+      std::optional<Value> item = constant_value(*in.children[i]);
+      if (!item) return nullptr;
+      if (!item->is_null()) items.push_back(std::move(*item));
     }
     // An IN over NULL items only is never TRUE.
     if (items.empty()) return skip_literal(Value::boolean(false));
     const Expr& value = *in.children[0];
     if (!is_bound_column(value) || !eligibility_.collects_min_max(value.leaf)) return nullptr;
     // c IN (v1..vn) can only hold if max(c) >= min(vi) and min(c) <= max(vi).
-    auto less = [](const Value* a, const Value* b) { return *spark_compare(*a, *b) < 0; };
+    auto less = [](const Value& a, const Value& b) { return *spark_compare(a, b) < 0; };
     const auto [lowest, highest] = std::minmax_element(items.begin(), items.end(), less);
     return skip_and(
-        skip_compare(CompareOp::Ge, skip_stat(StatKind::Max, value.leaf), skip_literal(**lowest)),
-        skip_compare(CompareOp::Le, skip_stat(StatKind::Min, value.leaf), skip_literal(**highest)));
+        skip_compare(CompareOp::Ge, skip_stat(StatKind::Max, value.leaf), skip_literal(*lowest)),
+        skip_compare(CompareOp::Le, skip_stat(StatKind::Min, value.leaf), skip_literal(*highest)));
   }
 
   const StatsEligibility& eligibility_;

@@ -137,6 +137,11 @@ std::vector<RuleForm> rule_forms() {
          return make_is_null(make_or(make_compare(CompareOp::Eq, b.column(0), b.literal(0)),
                                      make_is_null(b.column(0))));
        }},
+      {"(c > v) IS NOT NULL",
+       [](B& b) { return make_is_not_null(make_compare(CompareOp::Gt, b.column(0), b.literal(0))); }},
+      {"NOT ((c = v) IS NULL)",
+       [](B& b) { return make_not(make_is_null(make_compare(CompareOp::Eq, b.column(0), b.literal(0)))); }},
+      {"(c IN (v1, v2)) IS NOT NULL", [](B& b) { return make_is_not_null(in_two(b)); }},
       {"c IN (v1, v2)", in_two, true},
       {"c IN (v, NULL)", [](B& b) { return make_in(b.column(0), {b.literal(0), b.null_literal(0)}); }, true},
       {"c IN (NULL)", [](B& b) { return make_in(b.column(0), {b.null_literal(0)}); }},

@@ -11,6 +11,7 @@
 #include "proofs/cli/cli.h"
 #include "proofs/decision_text.h"
 #include "proofs/cli/file_inputs.h"
+#include "proofs/cli/skip_command.h"
 
 namespace skipsound::cli {
 
@@ -21,7 +22,7 @@ constexpr const char* kSkipHelp =
     "expression, each part's value and stats verification. Files come from --stats (one file's "
     "Delta stats JSON), --rows (a JSONL file written as one file: stats collected as a writer "
     "would) or --table (every live file of a Delta table). Partition filters are applied only "
-    "with --table, where files have partition values.";
+    "where files have partition values: with --table, and with --rows and --partition-columns.";
 
 struct SkipArguments {
   std::string predicate;
@@ -66,12 +67,10 @@ nlohmann::json result_json(const ScanResult& result, const LoadedFiles& files, c
   return j;
 }
 
-void run_skip(const SkipArguments& args) {
-  const Mutant mutant = mutant_from_option(args.mutant);
-  std::vector<std::string> warnings;
-  LoadedFiles files = load_files(args.inputs, warnings);
-  for (const std::string& w : warnings) std::cerr << "warning: " << w << "\n";
-  const ExprPtr predicate = parse_and_bind(args.predicate, files.schema);
+}  // namespace
+
+ScanResult skip_decisions(const std::string& predicate_sql, const LoadedFiles& files, Mutant mutant) {
+  const ExprPtr predicate = parse_and_bind(predicate_sql, files.schema);
   const StatsEligibility eligibility(files.schema, files.config);
   ScanResult result = filter_scan(predicate, files.candidates, eligibility, mutant);
   if (!files.have_partition_values) {
@@ -80,6 +79,17 @@ void run_skip(const SkipArguments& args) {
       f.reason = f.data.reason;
     }
   }
+  return result;
+}
+
+namespace {
+
+void run_skip(const SkipArguments& args) {
+  const Mutant mutant = mutant_from_option(args.mutant);
+  std::vector<std::string> warnings;
+  LoadedFiles files = load_files(args.inputs, warnings);
+  for (const std::string& w : warnings) std::cerr << "warning: " << w << "\n";
+  const ScanResult result = skip_decisions(args.predicate, files, mutant);
   if (args.json) {
     std::cout << result_json(result, files, args.predicate).dump(2) << "\n";
   } else {

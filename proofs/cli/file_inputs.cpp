@@ -54,6 +54,21 @@ std::vector<Row> read_rows(const std::string& path, const Schema& schema) {
   return rows;
 }
 
+// A file of a partitioned table holds one value of each partition column: the rows must agree.
+Row partition_values_of(const std::vector<Row>& rows, const LoadedFiles& files, const std::string& path) {
+  for (const std::string& name : files.config.partition_columns) {
+    const Leaf* leaf = files.schema.find_leaf(ColumnPath{name});
+    if (leaf == nullptr) throw InputError("--partition-columns: unknown column `" + name + "`");
+    for (size_t i = 1; i < rows.size(); ++i) {
+      if (!(rows[i][leaf->ordinal] == rows.front()[leaf->ordinal])) {
+        throw InputError(path + ": rows 1 and " + std::to_string(i + 1) + " differ in partition column `" + name +
+                         "`: a file of a partitioned table holds one value of it");
+      }
+    }
+  }
+  return rows.front();
+}
+
 void load_table(const FileInputOptions& options, LoadedFiles& files, std::vector<std::string>& warnings) {
   const DeltaTable table = load_delta_table(options.table_dir, options.version);
   warnings.insert(warnings.end(), table.warnings.begin(), table.warnings.end());
@@ -72,8 +87,10 @@ void load_table(const FileInputOptions& options, LoadedFiles& files, std::vector
 
 void add_file_input_options(CLI::App& command, FileInputOptions& options) {
   command.add_option("--schema", options.schema_file, "Spark StructType JSON file");
-  command.add_option("--stats", options.stats_json, "one file's stats JSON");
-  command.add_option("--rows", options.rows_file, "JSONL rows written as one file");
+  command.add_option("--stats", options.stats_json,
+                     "one file's stats JSON; with --rows, the stats recorded for those rows (written under other settings)");
+  command.add_option("--rows", options.rows_file,
+                     "JSONL rows written as one file (with --partition-columns, its partition values: the rows must agree)");
   command.add_option("--table", options.table_dir, "a Delta table directory");
   command.add_option("--version", options.version, "table version (default: latest)");
   command.add_option("--partition-columns", options.partition_columns, "partition column names")
@@ -103,15 +120,19 @@ LoadedFiles load_files(const FileInputOptions& options, std::vector<std::string>
   }
   files.config = config_from(options, StatsConfig{}, warnings);
   check_stats_columns_option(options, files);
-  if (!options.stats_json.empty() == !options.rows_file.empty())
-    throw InputError("give exactly one of --stats, --rows or --table");
-  if (!options.stats_json.empty()) {
-    files.stats.push_back(stats_from_json_text(options.stats_json, files.schema));
-  } else {
-    files.stats.push_back(collect_stats(read_rows(options.rows_file, files.schema), files.schema, files.config));
+  if (options.stats_json.empty() && options.rows_file.empty())
+    throw InputError("give one of --stats, --rows or --table");
+  const std::vector<Row> rows = options.rows_file.empty() ? std::vector<Row>{} : read_rows(options.rows_file, files.schema);
+  // Recorded stats win over the writer's: the file was written under other settings.
+  files.stats.push_back(options.stats_json.empty() ? collect_stats(rows, files.schema, files.config)
+                                                   : stats_from_json_text(options.stats_json, files.schema));
+  Row partition;
+  if (!rows.empty() && !files.config.partition_columns.empty()) {
+    partition = partition_values_of(rows, files, options.rows_file);
+    files.have_partition_values = true;
   }
-  const std::string name = options.stats_json.empty() ? options.rows_file : "<stats>";
-  files.candidates.push_back(CandidateFile{name, &files.stats.front(), {}, 0});
+  const std::string name = options.rows_file.empty() ? "<stats>" : options.rows_file;
+  files.candidates.push_back(CandidateFile{name, &files.stats.front(), std::move(partition), 0});
   return files;
 }
 

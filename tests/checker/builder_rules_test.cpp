@@ -24,6 +24,19 @@ TEST_F(BuilderRules, OnlyLiteralsGiveNone) {
   EXPECT_EQ(decide(cmp(CompareOp::Eq, lit(1), lit(2)), f), KEEP);
 }
 
+// Spark folds constants before Delta builds its filters: ts >= CAST('…' AS TIMESTAMP) skips there.
+TEST_F(BuilderRules, AConstantOperandIsFoldedIntoItsValue) {
+  const ExprPtr hundred = make_cast(lit(str("100")), DataType::of(TypeKind::Long));
+  EXPECT_EQ(expression(cmp(CompareOp::Gt, x, hundred)), "max(x) > 100L");
+  EXPECT_EQ(decide(cmp(CompareOp::Gt, x, hundred), f), SKIP);
+  EXPECT_EQ(decide(cmp(CompareOp::Lt, hundred, x), f), SKIP);  // 100 < x, as x > 100
+  EXPECT_EQ(decide(cmp(CompareOp::Lt, hundred, y), f), SKIP);
+  EXPECT_EQ(decide(cmp(CompareOp::Gt, hundred, x), f), KEEP);
+  EXPECT_EQ(decide(make_in(x, {hundred, lit(200)}), f), SKIP);
+  EXPECT_EQ(expression(cmp(CompareOp::Gt, x, make_call("rand", {}))), "none");  // a value per row
+  EXPECT_EQ(expression(cmp(CompareOp::Gt, x, make_cast(y, DataType::of(TypeKind::Long)))), "none");
+}
+
 TEST_F(BuilderRules, AndCombinesAndDropsANoneSide) {
   EXPECT_EQ(decide(make_and(cmp(CompareOp::Gt, x, lit(15)), cmp(CompareOp::Lt, y, lit(0))), f), SKIP);
   EXPECT_EQ(decide(make_and(cmp(CompareOp::Gt, x, lit(15)), cmp(CompareOp::Lt, y, lit(3))), f), KEEP);
@@ -62,7 +75,24 @@ TEST_F(BuilderRules, IsNotNullComparesNullCountWithNumRecords) {
   EXPECT_EQ(decide(make_is_not_null(x), f), KEEP);
   EXPECT_EQ(decide(make_not(make_is_null(x)), all_null), SKIP);
   EXPECT_EQ(decide(make_not(make_is_not_null(x)), f), SKIP);  // = x IS NULL, no nulls
-  EXPECT_EQ(expression(make_is_not_null(make_arith(ArithOp::Add, {x, lit(1)}))), "none");
+}
+
+// Delta skips NOT ((a > 1) IS NULL) on an all-NULL a (Spark infers isnotnull(a) first): an
+// operator that is NULL on a NULL operand is non-NULL only where its operands are.
+TEST_F(BuilderRules, IsNotNullOfANullIntolerantOperatorNeedsItsOperandsNonNull) {
+  FileStats all_null = file(4);
+  set(all_null, X, std::nullopt, std::nullopt, 4);
+  const ExprPtr x_gt_1 = cmp(CompareOp::Gt, x, lit(1));
+  EXPECT_EQ(expression(make_is_not_null(x_gt_1)), "nullCount(x) < numRecords");
+  EXPECT_EQ(decide(make_not(make_is_null(x_gt_1)), all_null), SKIP);
+  EXPECT_EQ(decide(make_not(make_is_null(x_gt_1)), f), KEEP);
+  EXPECT_EQ(expression(make_is_not_null(make_arith(ArithOp::Add, {x, lit(1)}))), "nullCount(x) < numRecords");
+  EXPECT_EQ(expression(make_is_not_null(cmp(CompareOp::Lt, x, y))),
+            "nullCount(x) < numRecords AND nullCount(y) < numRecords");
+  EXPECT_EQ(expression(make_is_not_null(make_in(x, {y}))), "nullCount(x) < numRecords");  // items may be NULL
+  EXPECT_EQ(decide(make_is_not_null(cmp(CompareOp::Gt, x, null_lit())), f), SKIP);  // always NULL
+  EXPECT_EQ(expression(make_is_not_null(cmp(CompareOp::NullSafeEq, x, lit(1)))), "none");  // never NULL
+  EXPECT_EQ(expression(make_is_not_null(make_or(x_gt_1, make_is_null(y)))), "none");  // TRUE OR NULL is TRUE
 }
 
 TEST_F(BuilderRules, IsNullOfAComparisonAsksWhetherAChildCanBeNull) {

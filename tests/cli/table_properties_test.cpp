@@ -126,5 +126,28 @@ TEST(TablePropertyOptions, TableWithAnUnreadableProtocolIsRefused) {
   EXPECT_EQ(load_files(options, warnings).candidates.size(), 1u);
 }
 
+// A file of a partitioned table written from rows has their partition values, so partition
+// filters apply to it as to a --table file.
+TEST(RowsInputOptions, PartitionColumnsGiveTheFileItsRowsPartitionValues) {
+  const RowsInput input;
+  FileInputOptions options = input.options();
+  options.partition_columns = {"id"};
+  std::vector<std::string> warnings;
+  const LoadedFiles files = load_files(options, warnings);
+  EXPECT_TRUE(files.have_partition_values);
+  EXPECT_EQ(files.candidates.at(0).partition_values.at(0), Value::integral(TypeKind::Long, 1));
+  EXPECT_EQ(leaves_with_stats(files), (std::vector<bool>{false, true, true, true}));  // never a partition column
+  EXPECT_FALSE(load_files(input.options(), warnings).have_partition_values);
+}
+
+// --stats with --rows: the stats recorded for the rows (written under other settings) win.
+TEST(RowsInputOptions, RecordedStatsReplaceTheWritersStats) {
+  const RowsInput input;
+  FileInputOptions options = input.options();
+  options.stats_json = R"({"numRecords":1,"nullCount":{"id":0}})";
+  std::vector<std::string> warnings;
+  EXPECT_EQ(leaves_with_stats(load_files(options, warnings)), (std::vector<bool>{true, false, false, false}));
+}
+
 }  // namespace
 }  // namespace skipsound::cli

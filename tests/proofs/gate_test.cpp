@@ -166,7 +166,7 @@ const char* const kPinnedDigest =
     "value-moving: 20 trials, 32 commits, 18 aborts, 7 false, 0 missed, 0 wrong, 0 bad-skip, 19 skips-z3, 19 proved, 0 discarded\n"
     "mixed: 20 trials, 27 commits, 29 aborts, 15 false, 0 missed, 0 wrong, 0 bad-skip, 5 skips-z3, 5 proved, 0 discarded\n"
     "skip-missing-stats: per-file properties after 9\n"
-    "trust-wide-nullcount: per-file properties after 488\n"
+    "trust-wide-nullcount: per-file properties after 384\n"
     "no-timestamp-max-bump: per-file properties after 104\n"
     "string-max-plain-prefix: per-file properties after 10\n"
     "ieee-nan-order: per-file properties after 37\n"
