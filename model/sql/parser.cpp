@@ -83,13 +83,22 @@ void validate_utf8(std::string_view text) {
   fail(text, std::string("invalid UTF-8 byte ") + hex, text.data() + *bad);
 }
 
-// Parentheses are the only construct the grammar recurses on; count them flatly (skipping quoted
-// text) so too deep an input fails before X3 descends into it.
+// Parentheses and CASE … END are the only constructs the grammar recurses on; count them flatly
+// (skipping quoted text) so too deep an input fails before X3 descends into it.
 void check_nesting(std::string_view text) {
   int depth = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (c == '\'' || c == '`') {
+    if (is_ident_start(c)) {
+      size_t end = i;
+      while (end < text.size() && is_ident_char(text[end])) ++end;
+      const std::string word = lowered(std::string(text.substr(i, end - i)));
+      if (word == "case" && ++depth > kMaxNestingDepth) {
+        fail(text, "nesting deeper than " + std::to_string(kMaxNestingDepth) + " levels", text.data() + i);
+      }
+      if (word == "end") --depth;
+      i = end - 1;
+    } else if (c == '\'' || c == '`') {
       for (++i; i < text.size() && text[i] != c; ++i) {
         if (c == '\'' && text[i] == '\\') ++i;
       }
@@ -242,35 +251,27 @@ bool number_starts_at(Iterator it, Iterator last) {
   return *it == '.' && it + 1 != last && is_digit(it[1]);
 }
 
-// A '-' that is unary negation of something other than a number literal (`-x`, `-(5)`, `- -5`).
-struct negation_parser : x3::parser<negation_parser> {
+// A one-character prefix operator with its column, unless what follows it makes it something
+// else (`refused_before`).
+struct prefix_operator_parser : x3::parser<prefix_operator_parser> {
   using attribute_type = int;
-  template <typename Context, typename RContext, typename Attribute>
-  bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&,
-             Attribute& attr) const {
-    x3::skip_over(first, last, ctx);
-    if (first == last || *first != '-' || number_starts_at(first + 1, last)) return false;
-    x3::traits::move_to(column_of(ctx, first), attr);
-    ++first;
-    return true;
-  }
-};
-negation_parser const negation{};
+  char symbol;
+  bool (*refused_before)(Iterator after, Iterator last);
 
-// '!' as NOT (Spark's BANG), never the start of '!='.
-struct bang_parser : x3::parser<bang_parser> {
-  using attribute_type = int;
   template <typename Context, typename RContext, typename Attribute>
   bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&,
              Attribute& attr) const {
     x3::skip_over(first, last, ctx);
-    if (first == last || *first != '!' || (first + 1 != last && first[1] == '=')) return false;
+    if (first == last || *first != symbol || refused_before(first + 1, last)) return false;
     x3::traits::move_to(column_of(ctx, first), attr);
     ++first;
     return true;
   }
 };
-bang_parser const bang{};
+// A '-' that is unary negation of something other than a number literal (`-x`, `-(5)`, `- -5`).
+prefix_operator_parser const negation{{}, '-', number_starts_at};
+// '!' as NOT (Spark's BANG), never the start of '!='.
+prefix_operator_parser const bang{{}, '!', [](Iterator after, Iterator last) { return after != last && *after == '='; }};
 
 // Refuses a subquery where one could start: `(SELECT …` and `EXISTS (…`. The IR has no
 // subqueries (docs/semantics.md §3.1); consumes nothing otherwise.

@@ -195,6 +195,18 @@ TEST(Grammar, CaseWhen) {
   EXPECT_EQ(error_of("CASE WHEN b THEN 1 = 1").first, "expected END");
 }
 
+// CASE recurses without parentheses: its nesting counts like theirs, before the grammar runs.
+TEST(Grammar, CaseNestingIsBounded) {
+  std::string deep;
+  for (int i = 0; i < 300; ++i) deep += "CASE WHEN b THEN ";
+  EXPECT_EQ(error_of(deep + "b").first, "nesting deeper than 256 levels");
+  std::string ok = "b";
+  for (int i = 0; i < 200; ++i) ok = "CASE WHEN b THEN " + ok + " END";
+  EXPECT_NO_THROW(parse_and_bind(ok, predicate_schema()));
+  EXPECT_NO_THROW(parse_and_bind("`case` = 1 OR `end` = 2", Schema({StructField{"case", DataType::of(TypeKind::Int), true, {}},
+                                                                      StructField{"end", DataType::of(TypeKind::Int), true, {}}})));
+}
+
 TEST(Grammar, ConditionalFunctions) {
   const std::map<std::string, Value> five{{"i", Value::integral(TypeKind::Int, 5)}};
   EXPECT_EQ(eval("if(i > 1, 'big', 'small') = 'big'", five), T);
