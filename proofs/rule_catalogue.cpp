@@ -36,20 +36,11 @@ class TemplateBuilder {
     return make_literal(slots_.back().sentinel);
   }
 
-  ExprPtr like_pattern(size_t prefix_length) { return make_literal(Value::string(prefix_slot(prefix_length) + "%")); }
-
-  // startswith(c, 'p…'): the same symbolic prefix slot as LIKE 'p…%'.
-  ExprPtr starts_with(int leaf, size_t prefix_length) {
-    auto call = std::make_shared<Expr>(*make_call("startswith", {column(leaf), make_literal(Value::string(prefix_slot(prefix_length)))}));
-    call->type = DataType::of(TypeKind::Boolean);
-    return call;
-  }
-
-  std::string prefix_slot(size_t prefix_length) {
+  ExprPtr like_pattern(size_t prefix_length) {
     const int i = static_cast<int>(slots_.size());
     const std::string prefix = std::string(prefix_length - 1, 'p') + static_cast<char>('a' + i);
     slots_.push_back({Value::string(prefix), SlotShape::LikePrefix, std::nullopt});
-    return prefix;
+    return make_literal(Value::string(prefix + "%"));
   }
 
   ExprPtr null_literal(int leaf) const { return make_literal(Value::null(schema_->leaves().at(leaf).type)); }
@@ -154,8 +145,6 @@ std::vector<RuleForm> rule_forms() {
        [](B& b) { return make_between(b.column(0), b.literal(0), b.literal(0)); }, true, true},
       {"c LIKE 'p%'", [](B& b) { return make_like(b.column(0), b.like_pattern(1)); }, true, false, true},
       {"c LIKE 'pp%'", [](B& b) { return make_like(b.column(0), b.like_pattern(2)); }, true, false, true},
-      {"startswith(c, 'p')", [](B& b) { return b.starts_with(0, 1); }, true, false, true},
-      {"startswith(c, 'pp')", [](B& b) { return b.starts_with(0, 2); }, true, false, true},
       {"NOT (c LIKE 'p%')", [](B& b) { return make_not(make_like(b.column(0), b.like_pattern(1))); }, false,
        false, true},
       {"c", [](B& b) { return b.column(0); }, false, false, false, true},

@@ -89,18 +89,15 @@ struct RuleQuery::Session {
     return std::nullopt;
   }
 
-  // LIKE 'sentinel%' and startswith(c, 'sentinel') become "starts with the symbolic prefix".
-  std::optional<SymValue> prefix_test_for(const Expr& e, ExprEncoder& encoder) {
-    const bool like = e.kind == ExprKind::Like && e.children.size() == 2;
-    const bool starts_with = e.kind == ExprKind::Call && e.function == "startswith";
-    if (!like && !starts_with) return std::nullopt;
-    const Expr& pattern = *e.children[1];
+  // LIKE 'sentinel%' becomes "starts with the symbolic prefix".
+  std::optional<SymValue> like_for(const Expr& like, ExprEncoder& encoder) {
+    const Expr& pattern = *like.children[1];
     if (pattern.kind != ExprKind::Literal || pattern.literal.is_null()) return std::nullopt;
     for (size_t i = 0; i < p.slots.size(); ++i) {
       if (p.slots[i].shape != SlotShape::LikePrefix ||
-          pattern.literal != Value::string(p.slots[i].sentinel.as_string() + (like ? "%" : "")))
+          pattern.literal != Value::string(p.slots[i].sentinel.as_string() + "%"))
         continue;
-      const SymValue value = encoder.encode(*e.children[0]);
+      const SymValue value = encoder.encode(*like.children[0]);
       const SymValue& prefix = literals.column(static_cast<int>(i));
       if (!value.sequence || !prefix.sequence) throw std::invalid_argument("LIKE on a column that is not a string");
       return SymValue{value.is_null, sequence_is_prefix(*prefix.sequence, *value.sequence), Domain::Bool};
@@ -113,7 +110,7 @@ struct RuleQuery::Session {
     ExprEncoder encoder(ctx, row, alphabet);
     encoder.override_nodes([this, &encoder](const Expr& e) -> std::optional<SymValue> {
       if (e.kind == ExprKind::Literal) return literal_for(e.literal);
-      if (auto prefix_test = prefix_test_for(e, encoder)) return prefix_test;
+      if (e.kind == ExprKind::Like) return like_for(e, encoder);
       return std::nullopt;
     });
     return encoder.is_true(*p.predicate);
