@@ -67,18 +67,32 @@ std::optional<ColumnComparison> as_column_comparison(const Expr& compare) {
   return std::nullopt;
 }
 
-// 'abc%' with no other wildcard and no escape: Spark's LikeSimplification turns it into
-// StartsWith; anything else stays a LIKE, which gets no skipping.
-std::optional<std::string> starts_with_prefix(const Expr& pattern) {
-  if (pattern.kind != ExprKind::Literal || pattern.literal.is_null() ||
-      pattern.literal.type.kind != TypeKind::String) {
-    return std::nullopt;
-  }
+bool is_string_literal(const Expr& e) {
+  return e.kind == ExprKind::Literal && !e.literal.is_null() && e.literal.type.kind == TypeKind::String;
+}
+
+// 'abc%' with no other wildcard and no escape character: Spark's LikeSimplification turns it
+// into StartsWith (it leaves a pattern holding the escape alone); anything else stays a LIKE,
+// which gets no skipping.
+std::optional<std::string> like_prefix(const Expr& like) {
+  const Expr& pattern = *like.children[1];
+  if (!is_string_literal(pattern)) return std::nullopt;
   const std::string& text = pattern.literal.as_string();
   if (text.size() < 2 || text.back() != '%') return std::nullopt;
   const std::string prefix = text.substr(0, text.size() - 1);
-  if (prefix.find_first_of("%_\\") != std::string::npos) return std::nullopt;
+  std::string special = "%_";
+  append_utf8(special, like_escape(like));
+  if (prefix.find_first_of(special) != std::string::npos) return std::nullopt;
   return prefix;
+}
+
+// startswith(c, 's'), s a non-NULL string literal: Delta's StartsWith rule as written.
+std::optional<std::string> call_prefix(const Expr& call) {
+  if (call.kind != ExprKind::Call || call.function != "startswith" || call.children.size() != 2 ||
+      !is_string_literal(*call.children[1])) {
+    return std::nullopt;
+  }
+  return call.children[1]->literal.as_string();
 }
 
 class Builder {
@@ -98,13 +112,19 @@ class Builder {
       case ExprKind::IsNull: return build_is_null(*e.children[0], 0);
       case ExprKind::IsNotNull: return build_is_not_null(*e.children[0]);
       case ExprKind::Compare: return build_compare(e);
-      case ExprKind::Like: return build_starts_with(*e.children[0], *e.children[1]);
+      case ExprKind::Like: return build_starts_with(*e.children[0], like_prefix(e));
+      // startswith(c, 's') is Spark's StartsWith, which Delta bounds like LIKE 's%'.
+      case ExprKind::Call: {
+        const auto prefix = call_prefix(e);
+        return prefix ? build_starts_with(*e.children[0], prefix) : nullptr;
+      }
       case ExprKind::In: return build_in(e);
       // Spark defines c BETWEEN x AND y as c >= x AND c <= y.
       case ExprKind::Between:
         return build(*make_and(make_compare(CompareOp::Ge, e.children[0], e.children[1]),
                                make_compare(CompareOp::Le, e.children[0], e.children[2])));
-      default: return nullptr;  // bare columns, casts, functions, arithmetic
+      // RLIKE, LIKE ANY / ALL, CASE: Delta has no rule (constructDataFilters' `case _ => None`).
+      default: return nullptr;  // bare columns, casts, other functions, arithmetic
     }
   }
 
@@ -231,8 +251,9 @@ class Builder {
         if (e.cmp_op == CompareOp::NullSafeEq) return nullptr;
         return any_child_null(e, depth);
       case ExprKind::Not: return build_is_null(*e.children[0], depth);
-      case ExprKind::Like:
-        return starts_with_prefix(*e.children[1]) ? any_child_null(e, depth) : nullptr;
+      case ExprKind::Like: return like_prefix(e) ? any_child_null(e, depth) : nullptr;
+      // StartsWith is strict too (Delta lists it among the null-intolerant expressions).
+      case ExprKind::Call: return call_prefix(e) ? any_child_null(e, depth) : nullptr;
       case ExprKind::And:
       case ExprKind::Or: return build_junction_is_null(e, depth);
       default: return nullptr;
@@ -263,8 +284,7 @@ class Builder {
     return and_of_buildable(some_side_null, build(*neither_decisive));
   }
 
-  SkipExprPtr build_starts_with(const Expr& value, const Expr& pattern) const {
-    const auto prefix = starts_with_prefix(pattern);
+  SkipExprPtr build_starts_with(const Expr& value, const std::optional<std::string>& prefix) const {
     if (!prefix || !is_bound_column(value) || !eligibility_.collects_min_max(value.leaf)) {
       return nullptr;
     }

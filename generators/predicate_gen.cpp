@@ -1,10 +1,13 @@
 #include "generators/predicate_gen.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <memory>
 
 #include "generators/boundary_literals.h"
 #include "generators/combinators.h"
 #include "model/sql/binder.h"
+#include "model/values/utf8.h"
 
 namespace skipsound::generators {
 namespace {
@@ -18,7 +21,7 @@ struct Context {
   Schema schema;
   GeneratedFile file;
   std::vector<Leaf> leaves;
-  std::vector<Leaf> strings, numerics, booleans, integrals_and_doubles;
+  std::vector<Leaf> strings, numerics, booleans, integrals_and_doubles, dates;
 };
 
 using ContextPtr = std::shared_ptr<const Context>;
@@ -33,6 +36,7 @@ ContextPtr make_context(const TableShape& table, const GeneratedFile& file) {
     if (k == TypeKind::String) ctx->strings.push_back(leaf);
     if (is_numeric(k)) ctx->numerics.push_back(leaf);
     if (k == TypeKind::Boolean) ctx->booleans.push_back(leaf);
+    if (k == TypeKind::Date) ctx->dates.push_back(leaf);
     if (k == TypeKind::Int || k == TypeKind::Long || k == TypeKind::Double) {
       ctx->integrals_and_doubles.push_back(leaf);
     }
@@ -190,6 +194,88 @@ rc::Gen<ExprPtr> function_call(const ContextPtr& ctx) {
   return rc::gen::oneOf(random, on_string);
 }
 
+// c IS [NOT] TRUE|FALSE (Spark's <=> TRUE|FALSE) over a boolean column or a comparison, c IS
+// [NOT] UNKNOWN over a comparison, c IS [NOT] DISTINCT FROM v.
+rc::Gen<ExprPtr> truth_test(const ContextPtr& ctx) {
+  return rc::gen::apply(
+      [](ExprPtr comparison, int shape, bool negated) {
+        const auto maybe_not = [negated](ExprPtr e) { return negated ? make_not(e) : e; };
+        if (shape == 0) return make_is_unknown(comparison, negated);
+        if (shape == 1) {
+          // comparison is `c op v`: c IS [NOT] DISTINCT FROM v.
+          return maybe_not(make_not(make_compare(CompareOp::NullSafeEq, comparison->children[0], comparison->children[1])));
+        }
+        return maybe_not(make_compare(CompareOp::NullSafeEq, comparison, make_literal(Value::boolean(shape == 2))));
+      },
+      compare_with_literal(ctx), uniform_in(0, 4), rc::gen::arbitrary<bool>());
+}
+
+// '^x' for the first code point x of s (escaped when the regex grammar gives it a meaning), '^$'
+// for the empty string.
+std::string anchored_first_character(const std::string& s) {
+  const std::vector<char32_t> cps = decode_utf8(s);
+  if (cps.empty()) return "^$";
+  std::string out = "^";
+  if (cps[0] < 0x80 && std::string_view("\\^$.|?*+()[]{}").find(static_cast<char>(cps[0])) != std::string_view::npos) out += '\\';
+  append_utf8(out, cps[0]);
+  return out;
+}
+
+// s [NOT] RLIKE 'p', s [NOT] ILIKE 'p%', s LIKE 'p#%%' ESCAPE '#', s [NOT] LIKE ANY|ALL ('p%', …),
+// p a bound, a value or a prefix of one.
+rc::Gen<ExprPtr> string_match(const ContextPtr& ctx) {
+  return rc::gen::mapcat(rc::gen::elementOf(ctx->strings), [ctx](const Leaf& leaf) {
+    return rc::gen::apply(
+        [leaf](const Value& near, const Value& other, int shape, bool negated) {
+          const std::string& s = near.as_string();
+          const auto maybe_not = [negated](ExprPtr e) { return negated ? make_not(e) : e; };
+          const ExprPtr c = column(leaf);
+          switch (shape) {
+            case 0: return maybe_not(make_rlike(c, make_literal(Value::string(anchored_first_character(s)))));
+            case 1: return maybe_not(make_like(make_call("lower", {c}), make_call("lower", {make_literal(Value::string(s + "%"))})));
+            case 2: return maybe_not(make_like_escape(c, make_literal(Value::string(s + "%")), U'#'));
+            case 3: return maybe_not(make_like_any(c, {make_literal(Value::string(s + "%")), make_literal(Value::string(other.as_string() + "%"))}));
+            default: return maybe_not(make_like_all(c, {make_literal(Value::string(s + "%")), make_literal(Value::string("%" + other.as_string()))}));
+          }
+        },
+        literal_for(leaf, ctx->file), literal_for(leaf, ctx->file), uniform_in(0, 5),
+        rc::gen::weightedElement<bool>({{3, false}, {1, true}}));
+  });
+}
+
+// CASE WHEN c op v THEN TRUE ELSE c2 op2 v2 END, if(c op v, c2 op2 v2, FALSE), and
+// coalesce(c, v) op w: no skipping (Delta has no rule), exact in Z3.
+rc::Gen<ExprPtr> conditional(const ContextPtr& ctx) {
+  return rc::gen::apply(
+      [](ExprPtr a, ExprPtr b, int shape) {
+        if (shape == 0) return make_case({{a, make_literal(Value::boolean(true))}}, b);
+        if (shape == 1) return make_call("if", {a, b, make_literal(Value::boolean(false))});
+        // a is `c op v`: coalesce(c, v) op v.
+        return make_compare(a->cmp_op, make_call("coalesce", {a->children[0], a->children[1]}), a->children[1]);
+      },
+      compare_with_literal(ctx), compare_with_literal(ctx), uniform_in(0, 3));
+}
+
+// c IN (v, c2) with a column among the items: no skipping (Delta needs literals).
+rc::Gen<ExprPtr> in_expressions(const ContextPtr& ctx) {
+  return rc::gen::mapcat(rc::gen::elementOf(ctx->leaves), [ctx](const Leaf& leaf) {
+    return rc::gen::map(literal_of(ctx, leaf), [leaf](ExprPtr v) { return make_in(column(leaf), {v, column(leaf)}); });
+  });
+}
+
+// date_add(d, n) op v, d <= current_date(): Z3 exact; current_date is one value per query.
+rc::Gen<ExprPtr> date_function(const ContextPtr& ctx) {
+  return rc::gen::mapcat(rc::gen::elementOf(ctx->dates), [ctx](const Leaf& leaf) {
+    return rc::gen::apply(
+        [leaf](CompareOp op, ExprPtr v, int days, bool today) {
+          if (today) return make_compare(op, column(leaf), make_call("current_date", {}));
+          const char* f = days < 0 ? "date_sub" : "date_add";
+          return make_compare(op, make_call(f, {column(leaf), make_literal(Value::integral(TypeKind::Int, std::abs(days)))}), v);
+        },
+        any_compare_op(), literal_of(ctx, leaf), rc::gen::element(-30, -1, 1, 365), rc::gen::arbitrary<bool>());
+  });
+}
+
 rc::Gen<ExprPtr> atom(const ContextPtr& ctx) {
   const auto when = [](bool possible, std::size_t weight) { return possible ? weight : 0; };
   return weighted_one_of<ExprPtr>({
@@ -204,6 +290,11 @@ rc::Gen<ExprPtr> atom(const ContextPtr& ctx) {
       {2, column_vs_column(ctx)},
       {when(!ctx->integrals_and_doubles.empty(), 2), rc::gen::lazy([ctx] { return computed_numeric(ctx); })},
       {1, function_call(ctx)},
+      {1, truth_test(ctx)},
+      {when(!ctx->strings.empty(), 1), rc::gen::lazy([ctx] { return string_match(ctx); })},
+      {1, conditional(ctx)},
+      {1, in_expressions(ctx)},
+      {when(!ctx->dates.empty(), 1), rc::gen::lazy([ctx] { return date_function(ctx); })},
   });
 }
 
@@ -220,7 +311,23 @@ rc::Gen<ExprPtr> predicate_at_depth(const ContextPtr& ctx, int depth) {
   });
 }
 
+bool is_prefix_pattern(const Expr& like);
+
 bool is_null_literal(const ExprPtr& e) { return e->kind == ExprKind::Literal && e->literal.is_null(); }
+
+std::string call_form(const Expr& call) {
+  const std::string& f = call.function;
+  if (f == "coalesce" || f == "if" || f == "nvl" || f == "nvl2" || f == "nullif") return "conditional-function";
+  if (f == "date_add" || f == "date_sub") return "date-function";
+  if (is_query_time_function(f)) return "query-time";
+  return "function";
+}
+
+std::string like_form(const Expr& like) {
+  if (like.children.size() > 2) return "like-escape";
+  if (like.children[0]->kind == ExprKind::Call) return "ilike";
+  return is_prefix_pattern(like) ? "like-prefix" : "like-other";
+}
 
 std::string compare_form(const Expr& e) {
   const Expr& l = *e.children[0];
@@ -230,8 +337,12 @@ std::string compare_form(const Expr& e) {
   if (is_null_literal(e.children[0]) || is_null_literal(e.children[1])) return "compare-null";
   if (kind_on_either(ExprKind::Arith)) return "arithmetic";
   if (kind_on_either(ExprKind::Cast)) return "cast";
-  if (kind_on_either(ExprKind::Call)) return "function";
+  if (kind_on_either(ExprKind::Case)) return "case";
+  if (kind_on_either(ExprKind::Call)) return call_form(l.kind == ExprKind::Call ? l : r);
   if (l.kind == ExprKind::Column && r.kind == ExprKind::Column) return "column-vs-column";
+  if (e.cmp_op == CompareOp::NullSafeEq && r.kind == ExprKind::Literal && r.type.kind == TypeKind::Boolean) {
+    return "is-true-false";
+  }
   if (l.type.kind == TypeKind::Boolean || r.type.kind == TypeKind::Boolean) return "bool-column";
   if (e.cmp_op == CompareOp::NullSafeEq) return "null-safe-eq";
   return l.kind == ExprKind::Literal ? "compare(literal-first)" : "compare";
@@ -260,22 +371,35 @@ std::string predicate_form(const Expr& e) {
     case ExprKind::And: return "and";
     case ExprKind::Or: return "or";
     case ExprKind::Not: {
-      const ExprKind inner = e.children[0]->kind;
-      if (inner == ExprKind::In) return "not-in";
-      if (inner == ExprKind::Like) return "not-like";
-      if (inner == ExprKind::Between) return "not-between";
+      const Expr& inner = *e.children[0];
+      if (inner.kind == ExprKind::In) return "not-in";
+      if (inner.kind == ExprKind::Like) return "not-like";
+      if (inner.kind == ExprKind::Between) return "not-between";
+      if (inner.kind == ExprKind::RLike) return "not-rlike";
+      if (inner.kind == ExprKind::LikeAny || inner.kind == ExprKind::LikeAll) return "not-like-any-all";
+      if (inner.kind == ExprKind::Compare && inner.cmp_op == CompareOp::NullSafeEq) return "not-null-safe-eq";
       return "not";
     }
     case ExprKind::IsNull:
+      if (e.unknown_form) return "is-unknown";
       return e.children[0]->kind == ExprKind::Column ? "is-null" : "is-null(expr)";
     case ExprKind::IsNotNull:
+      if (e.unknown_form) return "is-unknown";
       return e.children[0]->kind == ExprKind::Column ? "is-not-null" : "is-not-null(expr)";
-    case ExprKind::In: return "in";
-    case ExprKind::Like: return is_prefix_pattern(e) ? "like-prefix" : "like-other";
+    case ExprKind::In: {
+      const bool literals_only = std::all_of(e.children.begin() + 1, e.children.end(),
+                                             [](const ExprPtr& c) { return c->kind == ExprKind::Literal; });
+      return literals_only ? "in" : "in-expressions";
+    }
+    case ExprKind::Like: return like_form(e);
     case ExprKind::Between: return "between";
     case ExprKind::Arith: return "arithmetic";
     case ExprKind::Cast: return "cast";
-    case ExprKind::Call: return "function";
+    case ExprKind::Call: return e.function == "startswith" ? "startswith" : call_form(e);
+    case ExprKind::RLike: return "rlike";
+    case ExprKind::LikeAny: return "like-any";
+    case ExprKind::LikeAll: return "like-all";
+    case ExprKind::Case: return "case";
   }
   return "?";
 }
@@ -285,7 +409,11 @@ const std::vector<std::string>& predicate_forms() {
       "literal", "bool-column", "compare", "compare(literal-first)", "compare-null", "null-safe-eq",
       "column-vs-column", "arithmetic", "cast", "function", "and", "or", "not", "not-in",
       "not-like", "not-between", "is-null", "is-not-null", "is-null(expr)", "is-not-null(expr)",
-      "in", "like-prefix", "like-other", "between"};
+      "in", "like-prefix", "like-other", "between",
+      // Spark's grammar beyond comparisons (docs/semantics.md §3.1)
+      "is-true-false", "is-unknown", "not-null-safe-eq", "rlike", "not-rlike", "ilike", "like-escape",
+      "like-any", "like-all", "not-like-any-all", "in-expressions", "case", "conditional-function",
+      "startswith", "date-function", "query-time"};
   return forms;
 }
 

@@ -28,6 +28,19 @@ bool same_type(const DataType& a, const DataType& b) {
   return a.kind == b.kind && a.precision == b.precision && a.scale == b.scale;
 }
 
+// `condition ? a : b` on values of one domain (an untyped NULL takes the other's payload); nullopt
+// for code-sequence strings, whose encodings do not merge.
+std::optional<SymValue> choose(const z3::expr& condition, const SymValue& a, const SymValue& b) {
+  if (a.sequence || b.sequence) return std::nullopt;
+  if (is_null_constant(a) && is_null_constant(b)) return a;
+  if (is_null_constant(a)) return SymValue{z3::ite(condition, a.is_null, b.is_null), b.payload, b.domain};
+  if (is_null_constant(b)) return SymValue{z3::ite(condition, a.is_null, b.is_null), a.payload, a.domain};
+  if (a.domain != b.domain || !z3::eq(a.payload.get_sort(), b.payload.get_sort())) return std::nullopt;
+  return SymValue{z3::ite(condition, a.is_null, b.is_null), z3::ite(condition, a.payload, b.payload), a.domain};
+}
+
+constexpr int64_t kMicrosPerDay = 86400LL * 1000 * 1000;
+
 }  // namespace
 
 z3::expr truth_is_true(const SymValue& v) { return !v.is_null && v.payload; }
@@ -124,6 +137,10 @@ SymValue ExprEncoder::encode(const Expr& e) {
     case ExprKind::Arith: return arithmetic(e);
     case ExprKind::Cast: return cast(e);
     case ExprKind::Call: return call(e);
+    case ExprKind::RLike: return fresh(e.type, "RLIKE (regular expressions are not encoded)");
+    case ExprKind::LikeAny: return like_quantified(e, true);
+    case ExprKind::LikeAll: return like_quantified(e, false);
+    case ExprKind::Case: return case_value(e);
   }
   return fresh(e.type, "unknown expression");
 }
@@ -154,7 +171,7 @@ SymValue ExprEncoder::like(const Expr& e) {
   if (pattern.kind != ExprKind::Literal || value.domain != Domain::String)
     return fresh(e.type, "LIKE with a non-literal pattern");
   if (pattern.literal.is_null() || is_null_constant(value)) return truth(ctx_.bool_val(true), ctx_.bool_val(false));
-  std::optional<std::vector<LikeElement>> elements = parse_like_pattern(pattern.literal.as_string());
+  std::optional<std::vector<LikeElement>> elements = parse_like_pattern(pattern.literal.as_string(), like_escape(e));
   if (!elements) return fresh(e.type, "LIKE pattern with an invalid escape");
   for (LikeElement& element : *elements)
     if (element.kind == LikeElementKind::Char) element.code_point = alphabet_.encode(element.code_point);
@@ -165,6 +182,35 @@ SymValue ExprEncoder::like(const Expr& e) {
   }
   if (const auto prefix = literal_prefix(*elements)) return truth(value.is_null, sym_has_prefix(value, *prefix));
   return truth(value.is_null, z3::in_re(value.payload, like_regex(*elements)));
+}
+
+// LIKE ANY is the OR of its LIKEs, LIKE ALL their AND: the same truth values as Spark's LikeAny /
+// LikeAll, NULL patterns included (docs/semantics.md §3.2).
+SymValue ExprEncoder::like_quantified(const Expr& e, bool any) {
+  std::optional<SymValue> combined;
+  for (size_t i = 1; i < e.children.size(); ++i) {
+    const SymValue one = like(*make_like(e.children[0], e.children[i]));
+    combined = !combined ? one : any ? truth_or(*combined, one) : truth_and(*combined, one);
+  }
+  return *combined;
+}
+
+// A branch's value where the node's result is expected; nullopt when it would need a cast.
+std::optional<SymValue> ExprEncoder::branch(const Expr& node, const Expr& branch) {
+  if (branch.type.kind != TypeKind::Null && !same_type(branch.type, node.type)) return std::nullopt;
+  return encode(branch);
+}
+
+SymValue ExprEncoder::case_value(const Expr& e) {
+  const size_t n = e.children.size();
+  std::optional<SymValue> result = n % 2 == 1 ? branch(e, *e.children[n - 1])
+                                              : std::optional<SymValue>(encode_literal(ctx_, Value::null(e.type), alphabet_));
+  for (size_t i = n - n % 2; result && i >= 2; i -= 2) {
+    const std::optional<SymValue> then = branch(e, *e.children[i - 1]);
+    if (!then) return fresh(e.type, "CASE with branches of different types");
+    result = choose(is_true(*e.children[i - 2]), *then, *result);
+  }
+  return result ? *result : fresh(e.type, "CASE with branches of different types");
 }
 
 // The pattern as a regular expression over alphabet codes ('abc%' as a prefix test).
@@ -206,7 +252,11 @@ SymValue ExprEncoder::call(const Expr& e) {
   const Domain domain = domain_of(e.type);
   const bool replayable = domain == Domain::Bool || domain == Domain::Int ||
                           (domain == Domain::Float && e.type.kind == TypeKind::Double);
-  if (e.deterministic && is_deterministic_function(e.function)) return fresh(e.type, "function " + e.function + "()");
+  if (e.deterministic && is_deterministic_function(e.function)) {
+    if (std::optional<SymValue> exact = exact_call(e)) return std::move(*exact);
+    return fresh(e.type, "function " + e.function + "()");
+  }
+  if (is_query_time_function(e.function)) return query_time(e);
   if (!replayable) return fresh(e.type, "function " + e.function + "() of type " + type_name(e.type));
   const std::string name = "call_" + std::to_string(calls_.size()) + "_" + e.function;
   z3::expr value = ctx_.constant(name.c_str(), payload_sort(ctx_, domain));
@@ -223,6 +273,66 @@ SymValue ExprEncoder::call(const Expr& e) {
     value = z3::ite(low && high, value, ctx_.fpa_val(0.0));
   }
   calls_.push_back({&e, SymValue{ctx_.bool_val(false), value, domain}});
+  return calls_.back().value;
+}
+
+// The deterministic calls encoded exactly; nullopt for the rest (and for branches that need a cast).
+std::optional<SymValue> ExprEncoder::exact_call(const Expr& e) {
+  const std::string& f = e.function;
+  const auto& c = e.children;
+  if (f == "startswith" && c[1]->kind == ExprKind::Literal && !c[1]->literal.is_null()) {
+    // startswith(s, 'p') is s LIKE 'p%' with p's wildcards and escapes escaped.
+    std::string pattern;
+    for (const char ch : c[1]->literal.as_string()) {
+      if (ch == '%' || ch == '_' || ch == '\\') pattern += '\\';
+      pattern += ch;
+    }
+    return like(*make_like(c[0], make_literal(Value::string(pattern + "%"))));
+  }
+  if (f == "coalesce" || f == "nvl" || f == "ifnull") {
+    std::optional<SymValue> result = branch(e, *c.back());
+    for (size_t i = c.size() - 1; result && i-- > 0;) {
+      const std::optional<SymValue> candidate = branch(e, *c[i]);
+      if (!candidate) return std::nullopt;
+      result = choose(!candidate->is_null, *candidate, *result);
+    }
+    return result;
+  }
+  if (f == "if" || f == "nvl2") {
+    const std::optional<SymValue> a = branch(e, *c[1]), b = branch(e, *c[2]);
+    if (!a || !b) return std::nullopt;
+    const z3::expr takes_first = f == "if" ? is_true(*c[0]) : !encode(*c[0]).is_null;
+    return choose(takes_first, *a, *b);
+  }
+  if (f == "nullif") {
+    const std::optional<SymValue> a = branch(e, *c[0]);
+    if (!a || a->sequence) return std::nullopt;
+    const std::optional<SymValue> equal = sym_compare(CompareOp::Eq, *a, encode(*c[1]));
+    if (!equal) return std::nullopt;
+    return SymValue{a->is_null || truth_is_true(*equal), a->payload, a->domain};
+  }
+  if ((f == "date_add" || f == "date_sub") && c[0]->type.kind == TypeKind::Date) {
+    // Days as Spark's Int, then 32-bit wrapping arithmetic on the day number.
+    const DataType int_type = DataType::of(TypeKind::Int);
+    const std::optional<SymValue> days = same_type(c[1]->type, int_type)
+                                             ? std::optional<SymValue>(encode(*c[1]))
+                                             : encode_numeric_cast({encode(*c[1]), c[1]->type}, int_type);
+    if (!days) return std::nullopt;
+    return encode_arithmetic(f == "date_add" ? ArithOp::Add : ArithOp::Sub,
+                             {{encode(*c[0]), int_type}, {*days, int_type}}, int_type);
+  }
+  return std::nullopt;
+}
+
+// One timestamp per query (Spark's ComputeCurrentTime), recorded per occurrence for the replay.
+SymValue ExprEncoder::query_time(const Expr& e) {
+  if (!query_timestamp_) {
+    const z3::expr t = ctx_.int_const("query_current_timestamp");
+    query_timestamp_ = z3::ite(ctx_.int_val(INT64_MIN) <= t && t <= ctx_.int_val(INT64_MAX), t, ctx_.int_val(0));
+  }
+  const z3::expr& t = *query_timestamp_;
+  const z3::expr value = e.type.kind == TypeKind::Date ? t / ctx_.int_val(kMicrosPerDay) : t;
+  calls_.push_back({&e, SymValue{ctx_.bool_val(false), value, Domain::Int}});
   return calls_.back().value;
 }
 

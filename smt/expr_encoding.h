@@ -1,11 +1,15 @@
 // Three-valued encoding of the predicate IR (docs/semantics.md §2, §3) over a symbolic row. Exact for
-// comparisons, <=>, IN (with NULL items), LIKE (Z3 regular expressions), BETWEEN, AND/OR/NOT (an
-// untyped NULL there is the NULL truth value), IS [NOT] NULL, and the arithmetic and numeric
-// casts smt/numeric_encoding.h lists. Everything else — conversions of integral or decimal values
-// to floating point, other casts, deterministic function calls — is a fresh unconstrained value,
-// NULL or not, so the encoding never rules out anything a row can do; `over_approximated()` then
-// says so. A non-deterministic call is a free value of its type per occurrence, not an
-// approximation: the witness carries its value and the model evaluator replays it.
+// comparisons, <=>, IN (with NULL items), LIKE with or without ESCAPE and LIKE ANY / ALL (Z3
+// regular expressions), BETWEEN, AND/OR/NOT (an untyped NULL there is the NULL truth value),
+// IS [NOT] NULL / UNKNOWN, CASE, coalesce / nvl / ifnull / if / nvl2 / nullif whose branches share
+// the result type, startswith with a literal prefix, date_add / date_sub on a date, and the
+// arithmetic and numeric casts smt/numeric_encoding.h lists. Everything else — RLIKE, conversions
+// of integral or decimal values to floating point, other casts, other deterministic function
+// calls — is a fresh unconstrained value, NULL or not, so the encoding never rules out anything a
+// row can do; `over_approximated()` then says so. A non-deterministic call is a free value of its
+// type per occurrence, not an approximation: the witness carries its value and the model
+// evaluator replays it. current_timestamp() / now() are one free value per query, current_date()
+// its UTC day.
 #pragma once
 #include <functional>
 #include <optional>
@@ -55,6 +59,11 @@ class ExprEncoder {
   SymValue arithmetic(const Expr& e);
   SymValue cast(const Expr& e);
   SymValue call(const Expr& e);
+  std::optional<SymValue> exact_call(const Expr& e);
+  SymValue like_quantified(const Expr& e, bool any);
+  SymValue case_value(const Expr& e);
+  std::optional<SymValue> branch(const Expr& node, const Expr& branch);
+  SymValue query_time(const Expr& e);
   SymValue fresh(const DataType& type, const std::string& why);
   SymValue truth(const z3::expr& is_null, const z3::expr& value) const;
 
@@ -65,6 +74,7 @@ class ExprEncoder {
   int fresh_count_ = 0;
   NodeOverride override_;
   std::vector<CallOccurrence> calls_;
+  std::optional<z3::expr> query_timestamp_;  // current_timestamp() of this query, once used
 };
 
 // Three-valued connectives on Bool SymValues (shared with the skipping-expression encoder).

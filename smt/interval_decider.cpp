@@ -338,7 +338,9 @@ class IntervalDecider {
   static std::optional<AtomShape> like_shape(const Expr& e) {
     const Expr& column = *e.children[0];
     const Expr& pattern = *e.children[1];
-    if (!is_bound_column(column) || column.type.kind != TypeKind::String || !is_literal(pattern))
+    // like_points reads the default escape only; an ESCAPE pattern is Z3's to decide.
+    if (!is_bound_column(column) || column.type.kind != TypeKind::String || !is_literal(pattern) ||
+        e.children.size() > 2)
       return std::nullopt;
     if (pattern.literal.is_null()) return AtomShape{column.leaf, {}};
     if (pattern.literal.type.kind != TypeKind::String) return std::nullopt;

@@ -20,9 +20,10 @@ bool is_bounded_pattern(const std::vector<LikeElement>& pattern) {
   return true;
 }
 
-bool bounded_like_pattern(const Expr& pattern) {
+bool bounded_like_pattern(const Expr& like) {
+  const Expr& pattern = *like.children[1];
   if (pattern.kind != ExprKind::Literal || pattern.literal.type.kind != TypeKind::String) return false;
-  const auto elements = parse_like_pattern(pattern.literal.as_string());
+  const auto elements = parse_like_pattern(pattern.literal.as_string(), like_escape(like));
   return elements && is_bounded_pattern(*elements);
 }
 
@@ -37,7 +38,9 @@ bool constant_use(const Expr& parent, size_t index) {
     case ExprKind::IsNull: case ExprKind::IsNotNull: return true;
     case ExprKind::Compare: case ExprKind::Between: case ExprKind::In:
       return index == 0 || parent.kind == ExprKind::Compare ? others_are_literals() : false;
-    case ExprKind::Like: return index == 0 && bounded_like_pattern(*parent.children[1]);
+    case ExprKind::Like: return index == 0 && bounded_like_pattern(parent);
+    case ExprKind::Call:
+      return parent.function == "startswith" && index == 0 && is_string_literal(*parent.children[1]);
     default: return false;
   }
 }
@@ -73,12 +76,12 @@ z3::expr code(const CodeSequence& s, unsigned c) { return s.length.ctx().int_val
 
 }  // namespace
 
-std::optional<std::vector<LikeElement>> parse_like_pattern(const std::string& pattern) {
+std::optional<std::vector<LikeElement>> parse_like_pattern(const std::string& pattern, char32_t escape) {
   const std::vector<char32_t> chars = decode_utf8(pattern);
   std::vector<LikeElement> elements;
   for (size_t i = 0; i < chars.size(); ++i) {
-    if (chars[i] == U'\\') {
-      if (i + 1 == chars.size() || (chars[i + 1] != U'_' && chars[i + 1] != U'%' && chars[i + 1] != U'\\'))
+    if (chars[i] == escape) {
+      if (i + 1 == chars.size() || (chars[i + 1] != U'_' && chars[i + 1] != U'%' && chars[i + 1] != escape))
         return std::nullopt;
       elements.push_back({LikeElementKind::Char, chars[++i]});
     } else if (chars[i] == U'%') {

@@ -28,14 +28,15 @@ struct CodeSequence {
 
 inline constexpr int kPastTheEnd = -1;
 
-// One LIKE pattern element (Spark's default escape '\': only \_, \% and \\ are valid).
+// One LIKE pattern element (the escape, '\' unless ESCAPE names another, may only precede '_',
+// '%' or itself).
 enum class LikeElementKind { Char, AnyOne, AnyRun };
 struct LikeElement {
   LikeElementKind kind = LikeElementKind::Char;
   char32_t code_point = 0;
 };
 // nullopt for an invalid escape (Spark raises an error there).
-std::optional<std::vector<LikeElement>> parse_like_pattern(const std::string& pattern);
+std::optional<std::vector<LikeElement>> parse_like_pattern(const std::string& pattern, char32_t escape = U'\\');
 
 // String columns the predicate compares with constants only (=, <>, <, <=, >, >=, <=>, IN,
 // BETWEEN against literals; LIKE with a literal pattern whose only '%' is the last element;

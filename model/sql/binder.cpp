@@ -6,6 +6,8 @@
 #include <string>
 
 #include "model/sql/parser.h"
+#include "model/sql/regex.h"
+#include "model/values/ascii_text.h"
 #include "model/values/temporal.h"
 
 namespace skipsound {
@@ -100,6 +102,37 @@ DataType arithmetic_type(ArithOp op, const DataType& a, const DataType& b) {
   return integral_rank(a.kind) >= integral_rank(b.kind) ? a : b;
 }
 
+// Spark's wider common type of two branch values (CASE, IF, COALESCE, …): numeric widening,
+// date with timestamp as timestamp, and a string with any other atomic value but binary and
+// boolean as string; nullopt when Spark has none.
+std::optional<DataType> common_type(const DataType& a, const DataType& b) {
+  if (a.kind == TypeKind::Null || a == b) return b;
+  if (b.kind == TypeKind::Null) return a;
+  if (is_numeric(a.kind) && is_numeric(b.kind)) {
+    if (is_floating(a.kind) || is_floating(b.kind)) {
+      const bool both_narrow = a.kind != TypeKind::Double && b.kind != TypeKind::Double &&
+                               a.kind != TypeKind::Decimal && b.kind != TypeKind::Decimal;
+      return DataType::of(both_narrow ? TypeKind::Float : TypeKind::Double);
+    }
+    if (a.kind == TypeKind::Decimal || b.kind == TypeKind::Decimal) {
+      const DataType da = a.kind == TypeKind::Decimal ? a : integral_as_decimal(a.kind);
+      const DataType db = b.kind == TypeKind::Decimal ? b : integral_as_decimal(b.kind);
+      const int scale = std::max(da.scale, db.scale);
+      return bounded_decimal(std::max(da.precision - da.scale, db.precision - db.scale) + scale, scale);
+    }
+    return integral_rank(a.kind) >= integral_rank(b.kind) ? a : b;
+  }
+  const auto is_date_or_timestamp = [](TypeKind k) { return k == TypeKind::Date || k == TypeKind::Timestamp; };
+  if (is_date_or_timestamp(a.kind) && is_date_or_timestamp(b.kind)) return DataType::of(TypeKind::Timestamp);
+  const auto promotes_to_string = [](const DataType& t) {
+    return !is_nested(t.kind) && t.kind != TypeKind::Binary && t.kind != TypeKind::Boolean;
+  };
+  if ((a.kind == TypeKind::String && promotes_to_string(b)) || (b.kind == TypeKind::String && promotes_to_string(a))) {
+    return DataType::of(TypeKind::String);
+  }
+  return std::nullopt;
+}
+
 // --- Literal coercion ---------------------------------------------------------------------------
 
 double decimal_to_double(const Decimal& d) {
@@ -184,10 +217,14 @@ class Binder {
       case ExprKind::Or:
       case ExprKind::Not: bind_logical(out); break;
       case ExprKind::IsNull:
-      case ExprKind::IsNotNull: out.type = DataType::of(TypeKind::Boolean); break;
+      case ExprKind::IsNotNull: bind_null_test(out); break;
       case ExprKind::In:
       case ExprKind::Between: bind_membership(out); break;
-      case ExprKind::Like: bind_like(out); break;
+      case ExprKind::Like:
+      case ExprKind::LikeAny:
+      case ExprKind::LikeAll: bind_like(out); break;
+      case ExprKind::RLike: bind_rlike(out); break;
+      case ExprKind::Case: bind_case(out); break;
       case ExprKind::Arith: bind_arith(out); break;
       case ExprKind::Cast: bind_cast(out); break;
       case ExprKind::Call: bind_call(out); break;
@@ -202,6 +239,14 @@ class Binder {
  private:
   void bind_column(Expr& e) const {
     const Leaf* leaf = schema_.find_leaf(e.path);
+    if (leaf == nullptr && e.path.size() == 1 && is_bare_time_function(ascii_lower(e.path.front()))) {
+      // Spark reads a bare CURRENT_DATE / CURRENT_TIMESTAMP as the call when no column has the name.
+      e.kind = ExprKind::Call;
+      e.function = ascii_lower(e.path.front());
+      e.path.clear();
+      bind_call(e);
+      return;
+    }
     if (leaf == nullptr) {
       if (schema_.find_field(e.path) != nullptr) {
         fail("column `" + path_to_sql(e.path) + "` is a struct; use one of its fields", e);
@@ -268,12 +313,65 @@ class Binder {
     e.type = DataType::of(TypeKind::Boolean);
   }
 
-  void bind_like(Expr& e) const {
-    for (const ExprPtr& child : e.children) {
-      require_kind(*child, [](TypeKind k) { return k == TypeKind::String; },
-                   [] { return std::string("LIKE needs string operands"); });
+  static bool is_bare_time_function(const std::string& lower_name) {
+    return lower_name == "current_date" || lower_name == "current_timestamp";
+  }
+
+  void bind_null_test(Expr& e) const {
+    if (e.unknown_form) {
+      require_kind(*e.children[0], [](TypeKind k) { return k == TypeKind::Boolean; },
+                   [] { return std::string("IS UNKNOWN needs a boolean operand"); });
     }
     e.type = DataType::of(TypeKind::Boolean);
+  }
+
+  void require_strings(const Expr& e, const char* what) const {
+    for (const ExprPtr& child : e.children) {
+      require_kind(*child, [](TypeKind k) { return k == TypeKind::String; },
+                   [what] { return std::string(what) + " needs string operands"; });
+    }
+  }
+
+  void bind_like(Expr& e) const {
+    require_strings(e, e.kind == ExprKind::Like ? "LIKE" : e.kind == ExprKind::LikeAny ? "LIKE ANY" : "LIKE ALL");
+    e.type = DataType::of(TypeKind::Boolean);
+  }
+
+  // A literal pattern must compile now (Spark compiles a foldable pattern once, before any row).
+  void bind_rlike(Expr& e) const {
+    require_strings(e, "RLIKE");
+    const Expr& pattern = *e.children[1];
+    if (pattern.kind == ExprKind::Literal && !pattern.literal.is_null()) {
+      if (auto problem = regex_problem(pattern.literal.as_string())) {
+        fail("RLIKE pattern " + to_sql_literal(pattern.literal) + " cannot be used: " + *problem, pattern);
+      }
+    }
+    e.type = DataType::of(TypeKind::Boolean);
+  }
+
+  DataType common_type_of(const std::vector<const Expr*>& branches, const std::string& what) const {
+    DataType type = DataType::of(TypeKind::Null);
+    for (const Expr* branch : branches) {
+      const auto wider = common_type(type, branch->type);
+      if (!wider) fail(std::string(what) + " cannot combine " + type_name(type) + " with " + describe(*branch), *branch);
+      type = *wider;
+    }
+    return type;
+  }
+
+  void bind_case(Expr& e) const {
+    std::vector<const Expr*> results;
+    const size_t n = e.children.size();
+    for (size_t i = 0; i < n; ++i) {
+      const bool condition = i % 2 == 0 && i + 1 < n;
+      if (!condition) {
+        results.push_back(e.children[i].get());
+        continue;
+      }
+      require_kind(*e.children[i], [](TypeKind k) { return k == TypeKind::Boolean; },
+                   [] { return std::string("a WHEN condition must be boolean"); });
+    }
+    e.type = common_type_of(results, "CASE");
   }
 
   void bind_arith(Expr& e) const {
@@ -308,10 +406,30 @@ class Binder {
       fail(e.function + "() takes " + expected + " argument(s), not " + std::to_string(n), e);
     }
     e.deterministic = f->deterministic;
+    check_arguments(e);
     e.type = call_type(*f, e);
   }
 
-  static DataType call_type(const FunctionInfo& f, const Expr& e) {
+  // The argument types of the calls whose results the model computes (evaluator, Z3 encoding).
+  void check_arguments(const Expr& e) const {
+    const std::string& f = e.function;
+    const auto argument = [&](size_t i, bool (*accepts)(TypeKind), const char* needs) {
+      require_kind(*e.children[i], accepts, [&] { return f + "() needs " + needs; });
+    };
+    const auto string_kind = [](TypeKind k) { return k == TypeKind::String; };
+    if (f == "startswith" || f == "endswith" || f == "contains") {
+      argument(0, string_kind, "string arguments");
+      argument(1, string_kind, "string arguments");
+    } else if (f == "date_add" || f == "date_sub") {
+      argument(0, [](TypeKind k) { return k == TypeKind::Date || k == TypeKind::Timestamp || k == TypeKind::String; },
+               "a date first");
+      argument(1, is_integral, "an integral number of days second");
+    } else if (f == "if") {
+      argument(0, [](TypeKind k) { return k == TypeKind::Boolean; }, "a boolean condition first");
+    }
+  }
+
+  DataType call_type(const FunctionInfo& f, const Expr& e) const {
     switch (f.result) {
       case FunctionResult::String: return DataType::of(TypeKind::String);
       case FunctionResult::Int: return DataType::of(TypeKind::Int);
@@ -322,10 +440,12 @@ class Binder {
       case FunctionResult::Timestamp: return DataType::of(TypeKind::Timestamp);
       case FunctionResult::SameAsFirst: return e.children[0]->type;
       case FunctionResult::CommonOfArgs:
-        for (const ExprPtr& arg : e.children) {
-          if (arg->type.kind != TypeKind::Null) return arg->type;
-        }
-        return DataType::of(TypeKind::Null);
+      case FunctionResult::CommonOfBranches: {
+        std::vector<const Expr*> branches;
+        const size_t first = f.result == FunctionResult::CommonOfBranches ? 1 : 0;
+        for (size_t i = first; i < e.children.size(); ++i) branches.push_back(e.children[i].get());
+        return common_type_of(branches, e.function + "()");
+      }
     }
     return DataType::of(TypeKind::Null);
   }

@@ -6,6 +6,7 @@
 #include "model/sql/arithmetic.h"
 #include "model/values/cast.h"
 #include "model/sql/like.h"
+#include "model/sql/regex.h"
 #include "model/values/utf8.h"
 #include "model/values/ascii_text.h"
 
@@ -36,7 +37,10 @@ bool is_predicate_kind(ExprKind k) {
     case ExprKind::IsNotNull:
     case ExprKind::In:
     case ExprKind::Like:
-    case ExprKind::Between: return true;
+    case ExprKind::Between:
+    case ExprKind::RLike:
+    case ExprKind::LikeAny:
+    case ExprKind::LikeAll: return true;
     default: return false;
   }
 }
@@ -92,6 +96,7 @@ class Evaluator {
       case ExprKind::Arith: return arith(e);
       case ExprKind::Cast: return cast_or_throw(value(*e.children[0]), e.cast_type, "CAST");
       case ExprKind::Call: return call(e);
+      case ExprKind::Case: return case_value(e);
       default: break;
     }
     throw std::invalid_argument("unexpected expression kind");
@@ -108,6 +113,9 @@ class Evaluator {
       case ExprKind::IsNotNull: return truth_of(!value(*e.children[0]).is_null());
       case ExprKind::In: return in_list(e);
       case ExprKind::Like: return like(e);
+      case ExprKind::RLike: return rlike(e);
+      case ExprKind::LikeAny: return like_quantified(e, Truth::True);
+      case ExprKind::LikeAll: return like_quantified(e, Truth::False);
       case ExprKind::Between: {
         const Value v = value(*e.children[0]);
         return truth_and(compare_truth(CompareOp::Ge, v, value(*e.children[1])),
@@ -152,13 +160,54 @@ class Evaluator {
     return saw_null ? Truth::Null : Truth::False;
   }
 
-  Truth like(const Expr& e) {
+  Truth like(const Expr& e) { return like_truth(value(*e.children[0]), value(*e.children[1]), like_escape(e)); }
+
+  static Truth like_truth(const Value& text, const Value& pattern, char32_t escape) {
+    if (text.is_null() || pattern.is_null()) return Truth::Null;
+    const auto match = like_match(string_of(text), string_of(pattern), escape);
+    if (!match) throw NotEvaluable("LIKE pattern misuses its escape character");
+    return truth_of(*match == LikeMatch::Match);
+  }
+
+  // LIKE ANY: TRUE on a match, else NULL if a pattern is NULL (`decisive` TRUE); LIKE ALL: FALSE
+  // on a mismatch, else NULL if a pattern is NULL (`decisive` FALSE). A NULL value gives NULL.
+  Truth like_quantified(const Expr& e, Truth decisive) {
+    const Value text = value(*e.children[0]);
+    if (text.is_null()) return Truth::Null;
+    bool saw_null = false;
+    for (size_t i = 1; i < e.children.size(); ++i) {
+      const Truth t = like_truth(text, value(*e.children[i]), U'\\');
+      if (t == decisive) return decisive;
+      saw_null = saw_null || t == Truth::Null;
+    }
+    return saw_null ? Truth::Null : truth_not(decisive);
+  }
+
+  // Java's Matcher.find(), as far as regex.h models it.
+  Truth rlike(const Expr& e) {
     const Value text = value(*e.children[0]);
     const Value pattern = value(*e.children[1]);
     if (text.is_null() || pattern.is_null()) return Truth::Null;
-    const auto match = like_match(string_of(text), string_of(pattern));
-    if (!match) throw NotEvaluable("LIKE pattern ends with an escape character");
-    return truth_of(*match == LikeMatch::Match);
+    const auto found = regex_find(string_of(text), string_of(pattern));
+    if (!found) throw NotEvaluable("RLIKE pattern " + to_sql_literal(pattern) + " is not modelled");
+    return truth_of(*found);
+  }
+
+  // The first branch whose condition is TRUE (NULL is not), else ELSE, else NULL.
+  Value case_value(const Expr& e) {
+    const size_t n = e.children.size();
+    for (size_t i = 0; i + 1 < n; i += 2) {
+      if (truth(*e.children[i]) == Truth::True) return as_result(value(*e.children[i + 1]), e);
+    }
+    if (n % 2 == 1) return as_result(value(*e.children[n - 1]), e);
+    return Value::null(e.type);
+  }
+
+  // A branch's value in the node's (common) type.
+  static Value as_result(const Value& v, const Expr& e) {
+    if (v.is_null()) return Value::null(e.type);
+    if (e.type.kind == TypeKind::Null || v.type == e.type) return v;
+    return cast_or_throw(v, e.type, "a branch");
   }
 
   Value arith(const Expr& e) {
@@ -235,6 +284,17 @@ Value abs_value(const Value& v) {
   throw NotEvaluable("abs of " + type_name(v.type));
 }
 
+// Spark's DateAdd / DateSub: the start as a date, plus or minus the days in 32-bit arithmetic
+// (which wraps, as Spark's Int does).
+Value date_shift(const Value& start, const Value& days, bool subtract) {
+  const Value date = cast_or_throw(start, DataType::of(TypeKind::Date), "date_add");
+  if (date.is_null()) return date;
+  if (!is_integral(days.type.kind)) throw NotEvaluable("date_add with a non-integral number of days");
+  const auto d = static_cast<uint32_t>(static_cast<int32_t>(date.as_int()));
+  const auto n = static_cast<uint32_t>(static_cast<int32_t>(days.as_int()));
+  return Value::integral(TypeKind::Date, static_cast<int32_t>(subtract ? d - n : d + n));
+}
+
 int64_t int_argument(const Value& v, const std::string& function) {
   if (!is_integral(v.type.kind)) throw NotEvaluable(function + " with a non-integral position");
   return v.as_int();
@@ -249,11 +309,19 @@ Value Evaluator::call(const Expr& e) {
   if (f == "coalesce" || f == "ifnull" || f == "nvl") {
     for (const ExprPtr& c : e.children) {
       Value v = value(*c);
-      if (!v.is_null()) {
-        return e.type.kind == TypeKind::Null ? v : cast_or_throw(v, e.type, f);
-      }
+      if (!v.is_null()) return as_result(v, e);
     }
     return Value::null(e.type);
+  }
+  // Spark's If, and NVL2 and NULLIF as the If they are replaced by.
+  if (f == "if") {
+    return as_result(value(*e.children[truth(*e.children[0]) == Truth::True ? 1 : 2]), e);
+  }
+  if (f == "nvl2") return as_result(value(*e.children[value(*e.children[0]).is_null() ? 2 : 1]), e);
+  if (f == "nullif") {
+    const Value a = value(*e.children[0]);
+    if (compare_truth(CompareOp::Eq, a, value(*e.children[1])) == Truth::True) return Value::null(e.type);
+    return as_result(a, e);
   }
   const std::vector<Value> args = arguments(e);
   const DataType string_type = DataType::of(TypeKind::String);
@@ -268,6 +336,7 @@ Value Evaluator::call(const Expr& e) {
   const DataType null_type = e.type.kind == TypeKind::Null ? first.type : e.type;
   if (any_null(args)) return Value::null(null_type);
   if (f == "abs") return abs_value(first);
+  if (f == "date_add" || f == "date_sub") return date_shift(first, args[1], f == "date_sub");
   if (f == "isnan") {
     return Value::boolean(is_floating(first.type.kind) && std::isnan(first.as_double()));
   }

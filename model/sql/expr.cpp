@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "model/values/ascii_text.h"
+#include "model/values/utf8.h"
 
 namespace skipsound {
 
@@ -77,6 +78,10 @@ bool Expr::operator==(const Expr& o) const {
     case ExprKind::Call:
       if (function != o.function || deterministic != o.deterministic) return false;
       break;
+    case ExprKind::IsNull:
+    case ExprKind::IsNotNull:
+      if (unknown_form != o.unknown_form) return false;
+      break;
     default: break;
   }
   for (size_t i = 0; i < children.size(); ++i) {
@@ -145,6 +150,52 @@ ExprPtr make_like(ExprPtr value, ExprPtr pattern) {
   return make_node(ExprKind::Like, {std::move(value), std::move(pattern)});
 }
 
+ExprPtr make_like_escape(ExprPtr value, ExprPtr pattern, char32_t escape) {
+  // The default escape is not recorded (the parser reads `ESCAPE '\\'` so too).
+  if (escape == U'\\') return make_like(std::move(value), std::move(pattern));
+  std::string text;
+  append_utf8(text, escape);
+  return make_node(ExprKind::Like, {std::move(value), std::move(pattern), make_literal(Value::string(text))});
+}
+
+ExprPtr make_rlike(ExprPtr value, ExprPtr regex) {
+  return make_node(ExprKind::RLike, {std::move(value), std::move(regex)});
+}
+
+ExprPtr make_like_any(ExprPtr value, std::vector<ExprPtr> patterns) {
+  patterns.insert(patterns.begin(), std::move(value));
+  return make_node(ExprKind::LikeAny, std::move(patterns));
+}
+
+ExprPtr make_like_all(ExprPtr value, std::vector<ExprPtr> patterns) {
+  patterns.insert(patterns.begin(), std::move(value));
+  return make_node(ExprKind::LikeAll, std::move(patterns));
+}
+
+ExprPtr make_case(std::vector<std::pair<ExprPtr, ExprPtr>> whens_thens, ExprPtr otherwise) {
+  std::vector<ExprPtr> children;
+  for (auto& [when, then] : whens_thens) {
+    children.push_back(std::move(when));
+    children.push_back(std::move(then));
+  }
+  if (otherwise) children.push_back(std::move(otherwise));
+  return make_node(ExprKind::Case, std::move(children));
+}
+
+ExprPtr make_is_unknown(ExprPtr e, bool negated) {
+  auto node = std::make_shared<Expr>();
+  node->kind = negated ? ExprKind::IsNotNull : ExprKind::IsNull;
+  node->unknown_form = true;
+  node->children = {std::move(e)};
+  return node;
+}
+
+char32_t like_escape(const Expr& like) {
+  if (like.children.size() < 3) return U'\\';
+  const std::vector<char32_t> cps = decode_utf8(like.children[2]->literal.as_string());
+  return cps.empty() ? U'\\' : cps.front();
+}
+
 ExprPtr make_between(ExprPtr value, ExprPtr low, ExprPtr high) {
   return make_node(ExprKind::Between, {std::move(value), std::move(low), std::move(high)});
 }
@@ -208,6 +259,7 @@ constexpr FunctionInfo kFunctions[] = {
     {"greatest", true, 1, -1, R::CommonOfArgs},
     {"hash", true, 1, -1, R::Int},
     {"hour", true, 1, 1, R::Int},
+    {"if", true, 3, 3, R::CommonOfBranches},
     {"ifnull", true, 2, 2, R::CommonOfArgs},
     {"instr", true, 2, 2, R::Int},
     {"isnan", true, 1, 1, R::Boolean},
@@ -226,6 +278,7 @@ constexpr FunctionInfo kFunctions[] = {
     {"now", false, 0, 0, R::Timestamp},
     {"nullif", true, 2, 2, R::SameAsFirst},
     {"nvl", true, 2, 2, R::CommonOfArgs},
+    {"nvl2", true, 3, 3, R::CommonOfBranches},
     {"pow", true, 2, 2, R::Double},
     {"power", true, 2, 2, R::Double},
     {"rand", false, 0, 1, R::Double},
@@ -261,6 +314,10 @@ const FunctionInfo* find_function(const std::string& lower_name) {
     if (lower_name == f.name) return &f;
   }
   return nullptr;
+}
+
+bool is_query_time_function(const std::string& lower_name) {
+  return lower_name == "current_date" || lower_name == "current_timestamp" || lower_name == "now";
 }
 
 bool is_known_function(const std::string& lower_name) { return find_function(lower_name) != nullptr; }

@@ -20,11 +20,16 @@ enum class ExprKind {
   IsNull,     // children: operand
   IsNotNull,  // children: operand
   In,         // children: value, item1..itemN   (NOT IN parses as Not(In))
-  Like,       // children: value, pattern        (NOT LIKE parses as Not(Like))
+  Like,       // children: value, pattern[, escape] (NOT LIKE parses as Not(Like)); the escape is a
+              // one-character string literal, present only when written with ESCAPE
   Between,    // children: value, low, high      (NOT BETWEEN parses as Not(Between))
   Arith,      // arith_op; children: lhs, rhs; Neg has one child
   Cast,       // cast_type; children: operand
   Call,       // function; children: arguments
+  RLike,      // children: value, regex          (RLIKE / REGEXP; NOT RLIKE parses as Not(RLike))
+  LikeAny,    // children: value, pattern1..N    (Spark's LikeAny: some pattern matches)
+  LikeAll,    // children: value, pattern1..N    (Spark's LikeAll: every pattern matches)
+  Case,       // children: when1, then1, ..., whenN, thenN[, else]  (an odd count has an ELSE)
 };
 
 enum class CompareOp { Eq, NullSafeEq, Ne, Lt, Le, Gt, Ge };
@@ -50,6 +55,7 @@ struct Expr {
   DataType cast_type;              // Cast
   std::string function;            // Call: lower-case name
   bool deterministic = true;       // Call: false for rand(), uuid(), ...
+  bool unknown_form = false;       // IsNull/IsNotNull written IS [NOT] UNKNOWN: a boolean operand
   std::vector<ExprPtr> children;
   DataType type;                   // result type once bound (Null kind before binding)
   int position = 0;                // 1-based column in the source text, 0 when synthesised
@@ -71,10 +77,20 @@ ExprPtr make_is_null(ExprPtr e);
 ExprPtr make_is_not_null(ExprPtr e);
 ExprPtr make_in(ExprPtr value, std::vector<ExprPtr> items);
 ExprPtr make_like(ExprPtr value, ExprPtr pattern);
+ExprPtr make_like_escape(ExprPtr value, ExprPtr pattern, char32_t escape);
+ExprPtr make_rlike(ExprPtr value, ExprPtr regex);
+ExprPtr make_like_any(ExprPtr value, std::vector<ExprPtr> patterns);
+ExprPtr make_like_all(ExprPtr value, std::vector<ExprPtr> patterns);
+// whens_thens: condition, result pairs; otherwise: the ELSE result or nullptr.
+ExprPtr make_case(std::vector<std::pair<ExprPtr, ExprPtr>> whens_thens, ExprPtr otherwise);
+ExprPtr make_is_unknown(ExprPtr e, bool negated);
 ExprPtr make_between(ExprPtr value, ExprPtr low, ExprPtr high);
 ExprPtr make_arith(ArithOp op, std::vector<ExprPtr> operands);
 ExprPtr make_cast(ExprPtr e, DataType to);
 ExprPtr make_call(std::string function, std::vector<ExprPtr> args);
+
+// The escape character of a Like node: its ESCAPE literal's, or Spark's default backslash.
+char32_t like_escape(const Expr& like);
 
 // Functions the parser knows, with their determinism; unknown names are an error.
 bool is_known_function(const std::string& lower_name);
@@ -89,8 +105,9 @@ enum class FunctionResult {
   Boolean,        // isnan(x), startswith(s, p)
   Date,           // current_date(), to_date(s)
   Timestamp,      // current_timestamp(), now()
+  CommonOfBranches,  // if(c, a, b), nvl2(x, a, b): the common type of the arguments after the first
   SameAsFirst,    // abs(x), round(x), shuffle(a)
-  CommonOfArgs,   // coalesce(...), greatest(...): the first argument's type that is not NULL
+  CommonOfArgs,   // coalesce(...), greatest(...): the arguments' common type (binder.cpp)
 };
 
 struct FunctionInfo {
@@ -103,6 +120,11 @@ struct FunctionInfo {
 
 // nullptr for an unknown function.
 const FunctionInfo* find_function(const std::string& lower_name);
+
+// current_date(), current_timestamp(), now(): one value per query (Spark's ComputeCurrentTime
+// replaces every occurrence in a query by the same literal), unknown to the model; they are
+// non-deterministic across queries (docs/semantics.md §3.2).
+bool is_query_time_function(const std::string& lower_name);
 
 // Deepest nesting the parser and binder accept (docs/semantics.md §3).
 inline constexpr int kMaxNestingDepth = 256;

@@ -13,12 +13,13 @@ struct PatternToken {
   char32_t literal = 0;
 };
 
-std::optional<std::vector<PatternToken>> compile(std::string_view pattern) {
+std::optional<std::vector<PatternToken>> compile(std::string_view pattern, char32_t escape) {
   std::vector<PatternToken> tokens;
   const std::vector<char32_t> cps = decode_utf8(pattern);
   for (size_t i = 0; i < cps.size(); ++i) {
-    if (cps[i] == U'\\') {
+    if (cps[i] == escape) {
       if (++i == cps.size()) return std::nullopt;
+      if (cps[i] != U'%' && cps[i] != U'_' && cps[i] != escape) return std::nullopt;
       tokens.push_back({PatternToken::Kind::Literal, cps[i]});
     } else if (cps[i] == U'%') {
       tokens.push_back({PatternToken::Kind::AnyRun});
@@ -33,8 +34,8 @@ std::optional<std::vector<PatternToken>> compile(std::string_view pattern) {
 
 }  // namespace
 
-std::optional<LikeMatch> like_match(std::string_view text, std::string_view pattern) {
-  const auto tokens = compile(pattern);
+std::optional<LikeMatch> like_match(std::string_view text, std::string_view pattern, char32_t escape) {
+  const auto tokens = compile(pattern, escape);
   if (!tokens) return std::nullopt;
   const std::vector<char32_t> s = decode_utf8(text);
   // Greedy matching with one backtrack point (the last '%'): linear-time in practice, and

@@ -1,5 +1,6 @@
-// SQL LIKE: '%' matches any run of characters, '_' exactly one code point, a backslash makes the
-// next pattern character literal (docs/semantics.md §3).
+// SQL LIKE: '%' matches any run of characters, '_' exactly one code point; the escape character
+// (a backslash unless ESCAPE names another) makes a following '%', '_' or escape literal
+// (docs/semantics.md §3.2). Spark rejects the escape before anything else, and at the end.
 #pragma once
 #include <optional>
 #include <string_view>
@@ -8,7 +9,7 @@ namespace skipsound {
 
 enum class LikeMatch { Match, NoMatch };
 
-// nullopt when the pattern ends in a lone escape (Spark rejects such a pattern).
-std::optional<LikeMatch> like_match(std::string_view text, std::string_view pattern);
+// nullopt when the pattern misuses the escape (Spark rejects such a pattern).
+std::optional<LikeMatch> like_match(std::string_view text, std::string_view pattern, char32_t escape = U'\\');
 
 }  // namespace skipsound

@@ -83,13 +83,22 @@ void validate_utf8(std::string_view text) {
   fail(text, std::string("invalid UTF-8 byte ") + hex, text.data() + *bad);
 }
 
-// Parentheses are the only construct the grammar recurses on; count them flatly (skipping quoted
-// text) so too deep an input fails before X3 descends into it.
+// Parentheses and CASE … END are the only constructs the grammar recurses on; count them flatly
+// (skipping quoted text) so too deep an input fails before X3 descends into it.
 void check_nesting(std::string_view text) {
   int depth = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (c == '\'' || c == '`') {
+    if (is_ident_start(c)) {
+      size_t end = i;
+      while (end < text.size() && is_ident_char(text[end])) ++end;
+      const std::string word = lowered(std::string(text.substr(i, end - i)));
+      if (word == "case" && ++depth > kMaxNestingDepth) {
+        fail(text, "nesting deeper than " + std::to_string(kMaxNestingDepth) + " levels", text.data() + i);
+      }
+      if (word == "end") --depth;
+      i = end - 1;
+    } else if (c == '\'' || c == '`') {
       for (++i; i < text.size() && text[i] != c; ++i) {
         if (c == '\'' && text[i] == '\\') ++i;
       }
@@ -242,20 +251,80 @@ bool number_starts_at(Iterator it, Iterator last) {
   return *it == '.' && it + 1 != last && is_digit(it[1]);
 }
 
-// A '-' that is unary negation of something other than a number literal (`-x`, `-(5)`, `- -5`).
-struct negation_parser : x3::parser<negation_parser> {
+// A one-character prefix operator with its column, unless what follows it makes it something
+// else (`refused_before`).
+struct prefix_operator_parser : x3::parser<prefix_operator_parser> {
   using attribute_type = int;
+  char symbol;
+  bool (*refused_before)(Iterator after, Iterator last);
+
   template <typename Context, typename RContext, typename Attribute>
   bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&,
              Attribute& attr) const {
     x3::skip_over(first, last, ctx);
-    if (first == last || *first != '-' || number_starts_at(first + 1, last)) return false;
+    if (first == last || *first != symbol || refused_before(first + 1, last)) return false;
     x3::traits::move_to(column_of(ctx, first), attr);
     ++first;
     return true;
   }
 };
-negation_parser const negation{};
+// A '-' that is unary negation of something other than a number literal (`-x`, `-(5)`, `- -5`).
+prefix_operator_parser const negation{{}, '-', number_starts_at};
+// '!' as NOT (Spark's BANG), never the start of '!='.
+prefix_operator_parser const bang{{}, '!', [](Iterator after, Iterator last) { return after != last && *after == '='; }};
+
+// Refuses a subquery where one could start: `(SELECT …` and `EXISTS (…`. The IR has no
+// subqueries (docs/semantics.md §3.1); consumes nothing otherwise.
+struct subquery_guard_parser : x3::parser<subquery_guard_parser> {
+  using attribute_type = x3::unused_type;
+  bool after_parenthesis;  // true: `SELECT` right here is a subquery; false: `EXISTS (` is
+
+  template <typename Context, typename RContext, typename Attribute>
+  bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&, Attribute&) const {
+    Iterator it = first;
+    x3::skip_over(it, last, ctx);
+    const auto word_at = [&](Iterator at, std::string_view word) {
+      for (const char c : word) {
+        if (at == last || lower(*at) != c) return false;
+        ++at;
+      }
+      return at == last || !is_ident_char(*at);
+    };
+    if (after_parenthesis && word_at(it, "select")) {
+      fail_at(ctx, "subqueries are not supported: a read predicate is checked against one table's rows", it);
+    }
+    if (!after_parenthesis && word_at(it, "exists")) {
+      Iterator next = it + 6;
+      while (next != last && is_space(*next)) ++next;
+      if (next != last && *next == '(') {
+        fail_at(ctx, "EXISTS subqueries are not supported: a read predicate is checked against one table's rows", it);
+      }
+    }
+    return true;
+  }
+};
+subquery_guard_parser const no_select{{}, true};
+subquery_guard_parser const no_exists{{}, false};
+
+// The word after IS [NOT]: NULL, TRUE, FALSE or UNKNOWN (DISTINCT FROM has its own tail).
+enum class IsWord { Null, True, False, Unknown };
+struct is_word_parser : x3::parser<is_word_parser> {
+  using attribute_type = IsWord;
+  template <typename Context, typename RContext, typename Attribute>
+  bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext& rctx,
+             Attribute& attr) const {
+    constexpr std::pair<const char*, IsWord> kWords[] = {
+        {"null", IsWord::Null}, {"true", IsWord::True}, {"false", IsWord::False}, {"unknown", IsWord::Unknown}};
+    for (const auto& [word, value] : kWords) {
+      if (keyword_parser<false>{{}, word}.parse(first, last, ctx, rctx, x3::unused)) {
+        x3::traits::move_to(value, attr);
+        return true;
+      }
+    }
+    return false;
+  }
+};
+is_word_parser const is_word{};
 
 // Number literals as Spark reads them. The signed form takes a leading '-' into the literal, so
 // that -2147483648 is an int and -5 prints and re-reads as one literal.
@@ -484,8 +553,10 @@ struct binary_parser : x3::parser<binary_parser> {
 };
 binary_parser const binary_literal{};
 
-constexpr const char* kReservedWords[] = {"and",  "or",   "not",   "is",      "null",
-                                          "in",   "like", "between", "true", "false"};
+// CASE's words are reserved too: `CASE WHEN a THEN end END` could not tell a column `end` apart.
+constexpr const char* kReservedWords[] = {"and",  "or",   "not",  "is",   "null", "in",   "like",
+                                          "between", "true", "false", "case", "when", "then",
+                                          "else", "end"};
 
 // A plain identifier (not a reserved word) or a `backquoted` one with `` for a backquote.
 struct identifier_parser : x3::parser<identifier_parser> {
@@ -567,6 +638,13 @@ struct get_info<skipsound::keyword_parser<P>> {
   using result_type = std::string;
   std::string operator()(const skipsound::keyword_parser<P>& p) const {
     return skipsound::ascii_upper(p.word);
+  }
+};
+template <>
+struct get_info<skipsound::is_word_parser> {
+  using result_type = std::string;
+  std::string operator()(const skipsound::is_word_parser&) const {
+    return "NULL, TRUE, FALSE, UNKNOWN or DISTINCT FROM";
   }
 };
 template <>
@@ -722,12 +800,91 @@ auto const in_action = [](auto& ctx) {
   x3::_val(ctx) = negated_if(not_column, std::move(in), ctx);
 };
 
+// LIKE or ILIKE, with the keyword's column.
+struct LikeWord {
+  int column = 0;
+  bool case_insensitive = false;
+};
+
+Node call_node(const char* function, Node argument, const auto& ctx) {
+  auto e = of_kind(ExprKind::Call);
+  e->function = function;
+  const int column = argument.expr->position;
+  return build(std::move(e), column, std::array{std::move(argument)}, ctx);
+}
+
+// Spark's ILike is Like(lower(value), lower(pattern)); the model keeps that form (docs/semantics.md §3.1).
+Node like_node(const LikeWord& word, Node value, Node pattern, std::optional<Node> escape, const auto& ctx) {
+  if (word.case_insensitive) {
+    value = call_node("lower", std::move(value), ctx);
+    pattern = call_node("lower", std::move(pattern), ctx);
+  }
+  if (!escape) return build(of_kind(ExprKind::Like), word.column, std::array{std::move(value), std::move(pattern)}, ctx);
+  return build(of_kind(ExprKind::Like), word.column,
+               std::array{std::move(value), std::move(pattern), std::move(*escape)}, ctx);
+}
+
+auto const like_word_action = [](bool case_insensitive) {
+  return [case_insensitive](auto& ctx) { x3::_val(ctx) = LikeWord{x3::_attr(ctx), case_insensitive}; };
+};
+
+// ESCAPE 'c': one character; the default backslash is not recorded, so both spellings are one IR.
+std::optional<Node> escape_node(const boost::optional<StringToken>& escape, const auto& ctx) {
+  if (!escape) return std::nullopt;
+  const std::vector<char32_t> cps = decode_utf8(escape->text);
+  if (cps.size() != 1) fail_at_column(ctx, "the ESCAPE string must be exactly one character", escape->column);
+  if (cps.front() == U'\\') return std::nullopt;
+  return literal_node({Value::string(escape->text), escape->column}, ctx);
+}
+
 auto const like_action = [](auto& ctx) {
   const boost::optional<int>& not_column = at_c<0>(x3::_attr(ctx));
+  const LikeWord& word = at_c<1>(x3::_attr(ctx));
   Node value = std::move(x3::_val(ctx));
-  Node like = build(of_kind(ExprKind::Like), at_c<1>(x3::_attr(ctx)),
-                    std::array{std::move(value), std::move(at_c<2>(x3::_attr(ctx)))}, ctx);
+  Node like = like_node(word, std::move(value), std::move(at_c<2>(x3::_attr(ctx))),
+                        escape_node(at_c<3>(x3::_attr(ctx)), ctx), ctx);
   x3::_val(ctx) = negated_if(not_column, std::move(like), ctx);
+};
+
+enum class Quantifier { Any, All };
+
+bool is_string_literal(const Node& n) {
+  return n.expr->kind == ExprKind::Literal && n.expr->literal.type.kind == TypeKind::String;
+}
+
+// [NOT] LIKE ANY|SOME|ALL (p1, …). With string literals only Spark builds LikeAny / LikeAll, and
+// NOT LIKE ANY (some pattern fails) is NOT (LIKE ALL), NOT LIKE ALL (none matches) NOT (LIKE ANY)
+// in 3VL too. Any other pattern list is Spark's OR (ANY) or AND (ALL) of [NOT] LIKE.
+auto const like_quantified_action = [](auto& ctx) {
+  const boost::optional<int>& not_column = at_c<0>(x3::_attr(ctx));
+  const LikeWord& word = at_c<1>(x3::_attr(ctx));
+  const Quantifier quantifier = at_c<2>(x3::_attr(ctx));
+  std::vector<Node>& patterns = at_c<3>(x3::_attr(ctx));
+  Node value = std::move(x3::_val(ctx));
+  const bool negated = not_column.has_value();
+  if (!word.case_insensitive && std::all_of(patterns.begin(), patterns.end(), is_string_literal)) {
+    const bool any = (quantifier == Quantifier::Any) != negated;
+    patterns.insert(patterns.begin(), std::move(value));
+    Node multi = build(of_kind(any ? ExprKind::LikeAny : ExprKind::LikeAll), word.column, std::move(patterns), ctx);
+    x3::_val(ctx) = negated_if(not_column, std::move(multi), ctx);
+    return;
+  }
+  std::optional<Node> combined;
+  const ExprKind junction = quantifier == Quantifier::Any ? ExprKind::Or : ExprKind::And;
+  for (Node& pattern : patterns) {
+    Node like = negated_if(not_column, like_node(word, value, std::move(pattern), std::nullopt, ctx), ctx);
+    combined = combined ? build(of_kind(junction), word.column, std::array{std::move(*combined), std::move(like)}, ctx)
+                        : std::move(like);
+  }
+  x3::_val(ctx) = std::move(*combined);
+};
+
+auto const rlike_action = [](auto& ctx) {
+  const boost::optional<int>& not_column = at_c<0>(x3::_attr(ctx));
+  Node value = std::move(x3::_val(ctx));
+  Node rlike = build(of_kind(ExprKind::RLike), at_c<1>(x3::_attr(ctx)),
+                     std::array{std::move(value), std::move(at_c<2>(x3::_attr(ctx)))}, ctx);
+  x3::_val(ctx) = negated_if(not_column, std::move(rlike), ctx);
 };
 
 auto const between_action = [](auto& ctx) {
@@ -740,12 +897,54 @@ auto const between_action = [](auto& ctx) {
   x3::_val(ctx) = negated_if(not_column, std::move(between), ctx);
 };
 
-auto const is_null_action = [](auto& ctx) {
+Node null_safe_equal(Node lhs, Node rhs, int column, const auto& ctx) {
+  auto e = of_kind(ExprKind::Compare);
+  e->cmp_op = CompareOp::NullSafeEq;
+  return build(std::move(e), column, std::array{std::move(lhs), std::move(rhs)}, ctx);
+}
+
+// As Spark's AstBuilder: IS [NOT] TRUE|FALSE is [NOT] (e <=> TRUE|FALSE), IS [NOT] UNKNOWN is
+// IS [NOT] NULL on a boolean operand.
+auto const is_action = [](auto& ctx) {
   const int column = at_c<0>(x3::_attr(ctx));
-  const bool negated = at_c<1>(x3::_attr(ctx)).has_value();
+  const boost::optional<int>& not_column = at_c<1>(x3::_attr(ctx));
+  const IsWord word = at_c<2>(x3::_attr(ctx));
   Node value = std::move(x3::_val(ctx));
-  x3::_val(ctx) = build(of_kind(negated ? ExprKind::IsNotNull : ExprKind::IsNull), column,
-                        std::array{std::move(value)}, ctx);
+  if (word == IsWord::True || word == IsWord::False) {
+    Node constant = literal_node({Value::boolean(word == IsWord::True), column}, ctx);
+    x3::_val(ctx) = negated_if(not_column, null_safe_equal(std::move(value), std::move(constant), column, ctx), ctx);
+    return;
+  }
+  auto e = of_kind(not_column ? ExprKind::IsNotNull : ExprKind::IsNull);
+  e->unknown_form = word == IsWord::Unknown;
+  x3::_val(ctx) = build(std::move(e), column, std::array{std::move(value)}, ctx);
+};
+
+// IS DISTINCT FROM is NOT (a <=> b); IS NOT DISTINCT FROM is a <=> b.
+auto const is_distinct_action = [](auto& ctx) {
+  const int column = at_c<0>(x3::_attr(ctx));
+  const bool not_distinct = at_c<1>(x3::_attr(ctx)).has_value();
+  Node value = std::move(x3::_val(ctx));
+  Node equal = null_safe_equal(std::move(value), std::move(at_c<2>(x3::_attr(ctx))), column, ctx);
+  x3::_val(ctx) = not_distinct ? std::move(equal) : build(of_kind(ExprKind::Not), column, std::array{std::move(equal)}, ctx);
+};
+
+// CASE [operand] WHEN … THEN … [ELSE …] END; Spark's simple form is the searched one with
+// `operand = value` conditions.
+auto const case_action = [](auto& ctx) {
+  const int column = at_c<0>(x3::_attr(ctx));
+  boost::optional<Node>& operand = at_c<1>(x3::_attr(ctx));
+  std::vector<Node>& clauses = at_c<2>(x3::_attr(ctx));
+  boost::optional<Node>& otherwise = at_c<3>(x3::_attr(ctx));
+  if (operand) {
+    for (size_t i = 0; i < clauses.size(); i += 2) {
+      auto e = of_kind(ExprKind::Compare);
+      const int when_column = clauses[i].expr->position;
+      clauses[i] = build(std::move(e), when_column, std::array{*operand, std::move(clauses[i])}, ctx);
+    }
+  }
+  if (otherwise) clauses.push_back(std::move(*otherwise));
+  x3::_val(ctx) = build(of_kind(ExprKind::Case), column, std::move(clauses), ctx);
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -764,19 +963,37 @@ x3::rule<class negated_tag, Node> const negated = "an operand";
 x3::rule<class primary_tag, Node> const primary = "an operand";
 x3::rule<class arguments_tag, std::vector<Node>> const arguments = "arguments";
 x3::rule<class items_tag, std::vector<Node>> const items = "a list of values";
+x3::rule<class when_clauses_tag, std::vector<Node>> const when_clauses = "WHEN";
+// Alternatives of one attribute type, as rules so that the attribute is that type, not a variant.
+x3::rule<class not_word_tag, int> const not_word = "NOT";
+x3::rule<class like_word_tag, LikeWord> const like_word = "LIKE";
+x3::rule<class rlike_word_tag, int> const rlike_word = "RLIKE";
+x3::rule<class quantifier_tag, Quantifier> const quantifier = "ANY, SOME or ALL";
 
 auto const or_expr_def = and_expr[assign] >> *(kw_at("or") > and_expr)[fold_logical<ExprKind::Or>];
 auto const and_expr_def =
     not_expr[assign] >> *(kw_at("and") > not_expr)[fold_logical<ExprKind::And>];
-auto const not_expr_def = (*kw_at("not") > predicate)[fold_nots];
+auto const not_expr_def = (*not_word > no_exists > predicate)[fold_nots];
+
+auto const not_word_def = kw_at("not") | bang;
+auto const like_word_def = kw_at("like")[like_word_action(false)] | kw_at("ilike")[like_word_action(true)];
+auto const rlike_word_def = kw_at("rlike") | kw_at("regexp");
+auto const quantifier_def = (kw("any") >> x3::attr(Quantifier::Any)) | (kw("some") >> x3::attr(Quantifier::Any)) |
+                            (kw("all") >> x3::attr(Quantifier::All));
 
 auto const between_tail = ((-kw_at("not") >> kw_at("between")) > additive > kw("and") > additive);
-auto const in_tail = ((-kw_at("not") >> kw_at("in") >> x3::lit('(')) > items > x3::lit(')'));
-auto const like_tail = ((-kw_at("not") >> kw_at("like")) > additive);
-auto const is_null_tail = (kw_at("is") > -kw_at("not") > kw("null"));
+auto const in_tail = ((-kw_at("not") >> kw_at("in") >> x3::lit('(')) > no_select > items > x3::lit(')'));
+auto const like_quantified_tail =
+    ((-kw_at("not") >> like_word >> quantifier >> x3::lit('(')) > items > x3::lit(')'));
+auto const like_tail = ((-kw_at("not") >> like_word) > additive > -(kw("escape") > string_token));
+auto const rlike_tail = ((-kw_at("not") >> rlike_word) > additive);
+auto const is_distinct_tail = ((kw_at("is") >> -kw_at("not") >> kw("distinct")) > kw("from") > additive);
+auto const is_tail = (kw_at("is") > -kw_at("not") > is_word);
 auto const predicate_def = comparison[assign] >>
                            -(between_tail[between_action] | in_tail[in_action] |
-                             like_tail[like_action] | is_null_tail[is_null_action]);
+                             like_quantified_tail[like_quantified_action] | like_tail[like_action] |
+                             rlike_tail[rlike_action] | is_distinct_tail[is_distinct_action] |
+                             is_tail[is_action]);
 
 auto const comparison_def = additive[assign] >> *(compare_operator > additive)[fold_compare];
 auto const additive_def = multiplicative[assign] >> *(additive_operator > multiplicative)[fold_arith];
@@ -785,10 +1002,12 @@ auto const unary_def = (*negation >> negated)[fold_negations];
 auto const negated_def = signed_number[literal_action] | primary[assign];
 
 auto const items_def = or_expr[push_node] % ',';
+auto const when_clauses_def = +(kw("when") > or_expr[push_node] > kw("then") > or_expr[push_node]);
 auto const arguments_def = (x3::lit('(') >> -(!x3::lit(')') >> (or_expr[push_node] % ','))) > x3::lit(')');
 
 auto const primary_def =
-    (x3::lit('(') > or_expr > x3::lit(')'))[parenthesised_action] |
+    (x3::lit('(') > no_select > or_expr > x3::lit(')'))[parenthesised_action] |
+    (kw_at("case") > -(!kw("when") >> or_expr) > when_clauses > -(kw("else") > or_expr) > kw("end"))[case_action] |
     kw_at("null")[constant(Value::null())] |
     kw_at("true")[constant(Value::boolean(true))] |
     kw_at("false")[constant(Value::boolean(false))] |
@@ -802,7 +1021,8 @@ auto const primary_def =
     ((identifier % '.') >> -arguments)[column_or_call_action];
 
 BOOST_SPIRIT_DEFINE(or_expr, and_expr, not_expr, predicate, comparison, additive, multiplicative,
-                    unary, negated, primary, arguments, items)
+                    unary, negated, primary, arguments, items, when_clauses, not_word, like_word,
+                    rlike_word, quantifier)
 
 // The text shown after "unexpected": a word, or one UTF-8 character.
 std::string token_at(Iterator at, Iterator last) {

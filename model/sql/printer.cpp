@@ -30,7 +30,10 @@ Precedence precedence_of(const Expr& e) {
     case ExprKind::IsNotNull:
     case ExprKind::In:
     case ExprKind::Like:
-    case ExprKind::Between: return kPredicate;
+    case ExprKind::Between:
+    case ExprKind::RLike:
+    case ExprKind::LikeAny:
+    case ExprKind::LikeAll: return kPredicate;
     case ExprKind::Compare: return kComparison;
     case ExprKind::Arith:
       switch (e.arith_op) {
@@ -84,13 +87,23 @@ std::string cast_sql(const Expr& e) {
   return "CAST(" + text + " AS " + type_name(e.cast_type) + ")";
 }
 
-// NOT IN / NOT LIKE / NOT BETWEEN read back as Not(In) etc.; print them in the usual order.
+std::string like_sql(const Expr& e) {
+  std::string text = " LIKE " + operand(e.children[1], kAdditive);
+  if (e.children.size() > 2) text += " ESCAPE " + sql(*e.children[2]);
+  return text;
+}
+
+// NOT IN / NOT LIKE / NOT RLIKE / NOT BETWEEN read back as Not(In) etc.; print them in the usual
+// order. (NOT of LIKE ANY / ALL prints as a prefix NOT: `x NOT LIKE ANY` means NOT (x LIKE ALL).)
 std::string predicate_sql(const Expr& e, bool negated) {
   const std::string value = operand(e.children[0], kComparison);
   const std::string n = negated ? " NOT" : "";
   switch (e.kind) {
     case ExprKind::In: return value + n + " IN (" + list(e.children, 1) + ")";
-    case ExprKind::Like: return value + n + " LIKE " + operand(e.children[1], kAdditive);
+    case ExprKind::Like: return value + n + like_sql(e);
+    case ExprKind::RLike: return value + n + " RLIKE " + operand(e.children[1], kAdditive);
+    case ExprKind::LikeAny: return value + " LIKE ANY (" + list(e.children, 1) + ")";
+    case ExprKind::LikeAll: return value + " LIKE ALL (" + list(e.children, 1) + ")";
     default:
       return value + n + " BETWEEN " + operand(e.children[1], kAdditive) + " AND " +
              operand(e.children[2], kAdditive);
@@ -98,7 +111,23 @@ std::string predicate_sql(const Expr& e, bool negated) {
 }
 
 bool is_suffix_predicate(const Expr& e) {
-  return e.kind == ExprKind::In || e.kind == ExprKind::Like || e.kind == ExprKind::Between;
+  return e.kind == ExprKind::In || e.kind == ExprKind::Like || e.kind == ExprKind::Between ||
+         e.kind == ExprKind::RLike;
+}
+
+std::string null_test_sql(const Expr& e) {
+  const bool negated = e.kind == ExprKind::IsNotNull;
+  return operand(e.children[0], kComparison) + (negated ? " IS NOT " : " IS ") +
+         (e.unknown_form ? "UNKNOWN" : "NULL");
+}
+
+std::string case_sql(const Expr& e) {
+  std::string out = "CASE";
+  const auto& c = e.children;
+  size_t i = 0;
+  for (; i + 1 < c.size(); i += 2) out += " WHEN " + operand(c[i], kOr) + " THEN " + operand(c[i + 1], kOr);
+  if (i < c.size()) out += " ELSE " + operand(c[i], kOr);
+  return out + " END";
 }
 
 std::string sql(const Expr& e) {
@@ -114,11 +143,15 @@ std::string sql(const Expr& e) {
     case ExprKind::Not:
       if (is_suffix_predicate(*c[0])) return predicate_sql(*c[0], true);
       return "NOT " + operand(c[0], kNot);
-    case ExprKind::IsNull: return operand(c[0], kComparison) + " IS NULL";
-    case ExprKind::IsNotNull: return operand(c[0], kComparison) + " IS NOT NULL";
+    case ExprKind::IsNull:
+    case ExprKind::IsNotNull: return null_test_sql(e);
     case ExprKind::In:
     case ExprKind::Like:
-    case ExprKind::Between: return predicate_sql(e, false);
+    case ExprKind::Between:
+    case ExprKind::RLike:
+    case ExprKind::LikeAny:
+    case ExprKind::LikeAll: return predicate_sql(e, false);
+    case ExprKind::Case: return case_sql(e);
     case ExprKind::Arith: {
       if (e.arith_op == ArithOp::Neg) return negation_sql(e);
       const Precedence level = precedence_of(e);
@@ -136,8 +169,12 @@ const char* kind_name(const Expr& e) {
     case ExprKind::And: return "and";
     case ExprKind::Or: return "or";
     case ExprKind::Not: return "not";
-    case ExprKind::IsNull: return "is null";
-    case ExprKind::IsNotNull: return "is not null";
+    case ExprKind::IsNull: return e.unknown_form ? "is unknown" : "is null";
+    case ExprKind::IsNotNull: return e.unknown_form ? "is not unknown" : "is not null";
+    case ExprKind::RLike: return "rlike";
+    case ExprKind::LikeAny: return "like any";
+    case ExprKind::LikeAll: return "like all";
+    case ExprKind::Case: return "case";
     case ExprKind::In: return "in";
     case ExprKind::Like: return "like";
     case ExprKind::Between: return "between";

@@ -212,6 +212,56 @@ TEST_F(BuilderRules, StartsWithComparesPrefixesOfTheBounds) {
             "substr(min(s), 1, 1) <= '\xC3\xA9' AND substr(max(s), 1, 1) >= '\xC3\xA9'");
 }
 
+// Delta's StartsWith rule: startswith(c, 's') bounds the file exactly as c LIKE 's%' does.
+TEST_F(BuilderRules, StartsWithCallIsDeltasStartsWithRule) {
+  const auto starts = [&](const std::string& prefix) { return make_call("startswith", {s, lit(str(prefix))}); };
+  EXPECT_EQ(expression(starts("ab")), expression(make_like(s, lit(str("ab%")))));
+  EXPECT_EQ(decide(starts("ab"), f), SKIP);
+  EXPECT_EQ(decide(starts("bz"), f), KEEP);
+  EXPECT_EQ(expression(starts("a%")), "substr(min(s), 1, 2) <= 'a%' AND substr(max(s), 1, 2) >= 'a%'")
+      << "a literal prefix: '%' is a character here";
+  EXPECT_EQ(decide(starts(""), f), KEEP) << "every string starts with ''";
+  EXPECT_EQ(expression(make_call("startswith", {s, null_lit()})), "none");
+  EXPECT_EQ(expression(make_call("startswith", {s, s})), "none");
+  EXPECT_EQ(expression(make_not(starts("ab"))), "none");
+  // StartsWith is null-intolerant: its IS NULL pushes down to the column.
+  EXPECT_EQ(expression(make_is_null(starts("ab"))), "nullCount(s) > 0L");
+  EXPECT_EQ(decide(make_is_null(starts("ab")), f), SKIP);
+}
+
+TEST_F(BuilderRules, LikeWithEscapeIsAPrefixUnlessThePatternHoldsTheEscape) {
+  EXPECT_EQ(expression(make_like_escape(s, lit(str("ab%")), U'#')), expression(make_like(s, lit(str("ab%")))));
+  EXPECT_EQ(expression(make_like_escape(s, lit(str("a\\b%")), U'#')),
+            "substr(min(s), 1, 3) <= 'a\\b' AND substr(max(s), 1, 3) >= 'a\\b'")
+      << "a backslash is an ordinary character under ESCAPE '#'";
+  EXPECT_EQ(expression(make_like_escape(s, lit(str("a#%%")), U'#')), "none") << "Spark leaves it a LIKE";
+  EXPECT_EQ(expression(make_is_null(make_like_escape(s, lit(str("ab%")), U'#'))), "nullCount(s) > 0L");
+}
+
+// The forms Spark's parser rewrites get the rules of what they become; the others have none in
+// Delta (constructDataFilters' `case _ => None`).
+TEST_F(BuilderRules, SparksGrammarGetsDeltasRulesOnly) {
+  const ExprPtr t = lit(Value::boolean(true));
+  // x IS NOT DISTINCT FROM 15 is x <=> 15; x IS DISTINCT FROM 15 is NOT (x <=> 15).
+  EXPECT_EQ(expression(cmp(CompareOp::NullSafeEq, x, lit(15))), "nullCount(x) < numRecords AND (min(x) <= 15L AND 15L <= max(x))");
+  // b IS TRUE is b <=> TRUE: booleans have no min/max, so only the null-count part remains.
+  EXPECT_EQ(expression(cmp(CompareOp::NullSafeEq, b, t)), "nullCount(b) < numRecords");
+  // (x > 100) IS TRUE: <=> on a non-column gives none, as Delta's EqualTo on a predicate.
+  EXPECT_EQ(expression(cmp(CompareOp::NullSafeEq, cmp(CompareOp::Gt, x, lit(100)), t)), "none");
+  // (x > 100) IS UNKNOWN is an IS NULL: pushed into the comparison.
+  EXPECT_EQ(expression(make_is_unknown(cmp(CompareOp::Gt, x, lit(100)), false)), "nullCount(x) > 0L");
+  EXPECT_EQ(decide(make_is_unknown(cmp(CompareOp::Gt, x, lit(100)), false), f), SKIP);
+  EXPECT_EQ(expression(make_rlike(s, lit(str("^a")))), "none");
+  EXPECT_EQ(expression(make_like_any(s, {lit(str("a%")), lit(str("b%"))})), "none");
+  EXPECT_EQ(expression(make_like_all(s, {lit(str("a%"))})), "none");
+  EXPECT_EQ(expression(make_is_null(make_like_any(s, {lit(str("a%"))}))), "none");
+  EXPECT_EQ(expression(make_case({{cmp(CompareOp::Gt, x, lit(100)), t}}, nullptr)), "none");
+  EXPECT_EQ(expression(make_call("if", {cmp(CompareOp::Gt, x, lit(100)), t, lit(Value::boolean(false))})), "none");
+  EXPECT_EQ(expression(cmp(CompareOp::Eq, make_call("substring", {s, lit(1), lit(2)}), lit(str("ab")))), "none");
+  EXPECT_EQ(expression(cmp(CompareOp::Gt, make_call("date_add", {x, lit(1)}), lit(100))), "none");
+  EXPECT_EQ(expression(make_like(make_call("lower", {s}), make_call("lower", {lit(str("A%"))}))), "none");
+}
+
 TEST_F(BuilderRules, InUsesTheListsRange) {
   EXPECT_EQ(decide(make_in(x, {lit(1), lit(2)}), f), SKIP);
   EXPECT_EQ(decide(make_in(x, {lit(1), lit(30)}), f), KEEP);  // the range [1, 30] covers the file

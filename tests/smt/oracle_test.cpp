@@ -388,6 +388,39 @@ TEST(Oracle, NonDeterministicCallsAreReplayedFromTheWitness) {
   expect_sat(c, "rand() < 0.5D AND rand() > 0.5D");  // two occurrences, two values
 }
 
+// Spark's grammar beyond comparisons: exact where expr_encoding.h says so (an UNSAT here is a
+// proof), over-approximated elsewhere (never UNSAT on a file that can match).
+TEST(Oracle, SparksPredicateFormsAreEncodedExactly) {
+  const Value day = Value::integral(TypeKind::Date, 18262);  // 2020-01-01
+  Case c{schema_of({{"s", TypeKind::String}, {"i", TypeKind::Int}, {"d", TypeKind::Date}}),
+         stats(5, {column(str("abc"), str("abz"), 0),
+                   column(Value::integral(TypeKind::Int, 1), Value::integral(TypeKind::Int, 1), 0), column(day, day, 0)})};
+  expect_unsat(c, "startswith(s, 'x')");
+  expect_sat(c, "startswith(s, 'ab')");
+  expect_unsat(c, "s LIKE ANY ('x%', 'y%')");
+  expect_sat(c, "s LIKE ANY ('x%', 'ab%')");
+  expect_sat(c, "s LIKE ALL ('ab%', '%z')");
+  expect_unsat(c, "s NOT LIKE ANY ('a%', 'ab%')");
+  expect_unsat(c, "s LIKE 'x#%%' ESCAPE '#'");
+  expect_sat(c, "s LIKE 'ab#%' ESCAPE '#' OR s LIKE 'ab_' ESCAPE '#'");
+  expect_unsat(c, "CASE WHEN i > 5 THEN TRUE ELSE i = 2 END");
+  expect_sat(c, "CASE i WHEN 1 THEN s > 'abd' END");
+  expect_unsat(c, "coalesce(i, 7) = 7");
+  expect_sat(c, "nullif(i, 1) IS NULL");
+  expect_unsat(c, "if(i > 0, i, 0) = 2");
+  expect_unsat(c, "nvl2(i, 1, 2) = 2");
+  expect_unsat(c, "(i > 0) IS UNKNOWN");
+  expect_unsat(c, "i IS DISTINCT FROM 1");
+  expect_sat(c, "date_add(d, 1) = DATE '2020-01-02'");
+  expect_unsat(c, "date_sub(d, 1) >= d");
+  // current_date() is one value per query, the UTC day of current_timestamp().
+  expect_unsat(c, "d = current_date() AND d <> current_date()");
+  expect_unsat(c, "current_timestamp() <> now()");
+  expect_sat(c, "d = current_date()");
+  const OracleResult r = c.ask("s RLIKE '^q'");
+  EXPECT_NE(verdict_of(r), OracleVerdict::Unsat) << "RLIKE is over-approximated: " << describe(r, c.schema);
+}
+
 TEST(CodePoints, RenumberingKeepsOrderAndGaps) {
   const CodePointMap map({U'a', U'c', 0x10FFFF});
   EXPECT_LT(map.encode(U'a'), map.encode(U'c'));

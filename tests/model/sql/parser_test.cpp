@@ -215,7 +215,7 @@ TEST(Parser, ErrorsCarryMessageAndColumn) {
   EXPECT_EQ(error_of("a >"), E("expected an operand", 4));
   EXPECT_EQ(error_of("(a"), E("expected ')'", 3));
   EXPECT_EQ(error_of("a AND"), E("expected an expression", 6));
-  EXPECT_EQ(error_of("a IS 5"), E("expected NULL", 6));
+  EXPECT_EQ(error_of("a IS 5"), E("expected NULL, TRUE, FALSE, UNKNOWN or DISTINCT FROM", 6));
   EXPECT_EQ(error_of("128Y"), E("number `128Y` is out of range for tinyint", 1));
   EXPECT_EQ(error_of("a = 1.5L"), E("malformed number `1.5L`", 5));
   EXPECT_EQ(error_of("a = 12abc"), E("malformed number `12abc`", 5));

@@ -163,7 +163,7 @@ rc::Gen<int> one_of_first(int n) {
 
 rc::Gen<ExprPtr> gen_expr(int depth) {
   return rc::gen::exec([depth]() -> ExprPtr {
-    const int kinds = depth <= 0 ? 2 : 13;
+    const int kinds = depth <= 0 ? 2 : 17;
     auto sub = [depth] { return *gen_expr(depth - 1); };
     switch (*one_of_first(kinds)) {
       case 0: return make_literal(*gen_value());
@@ -175,13 +175,20 @@ rc::Gen<ExprPtr> gen_expr(int depth) {
       case 3: return make_and(sub(), sub());
       case 4: return make_or(sub(), sub());
       case 5: return make_not(sub());
-      case 6: return *rc::gen::arbitrary<bool>() ? make_is_null(sub()) : make_is_not_null(sub());
+      case 6: {
+        const bool negated = *rc::gen::arbitrary<bool>();
+        if (*rc::gen::arbitrary<bool>()) return make_is_unknown(sub(), negated);
+        return negated ? make_is_not_null(sub()) : make_is_null(sub());
+      }
       case 7: {
         std::vector<ExprPtr> items(*rc::gen::inRange(1, 4));
         for (ExprPtr& item : items) item = sub();
         return make_in(sub(), std::move(items));
       }
-      case 8: return make_like(sub(), sub());
+      case 8: {
+        if (*rc::gen::arbitrary<bool>()) return make_like(sub(), sub());
+        return make_like_escape(sub(), sub(), *rc::gen::element<char32_t>(U'#', U'!', U'\'', U'%', U'\u00e9'));
+      }
       case 9: return make_between(sub(), sub(), sub());
       case 10: {
         const auto op = *rc::gen::element(ArithOp::Add, ArithOp::Sub, ArithOp::Mul, ArithOp::Div,
@@ -189,6 +196,23 @@ rc::Gen<ExprPtr> gen_expr(int depth) {
         return op == ArithOp::Neg ? make_arith(op, {sub()}) : make_arith(op, {sub(), sub()});
       }
       case 11: return make_cast(sub(), *gen_cast_type());
+      case 12: return make_rlike(sub(), sub());
+      case 13: {
+        // The parser builds LikeAny / LikeAll from string literal patterns only.
+        std::vector<ExprPtr> patterns(*rc::gen::inRange(1, 4));
+        for (ExprPtr& p : patterns) p = make_literal(Value::string(*gen_text()));
+        return *rc::gen::arbitrary<bool>() ? make_like_any(sub(), std::move(patterns))
+                                           : make_like_all(sub(), std::move(patterns));
+      }
+      case 14: {
+        std::vector<std::pair<ExprPtr, ExprPtr>> branches(*rc::gen::inRange(1, 3));
+        for (auto& [when, then] : branches) {
+          when = sub();
+          then = sub();
+        }
+        return make_case(std::move(branches), *rc::gen::arbitrary<bool>() ? sub() : nullptr);
+      }
+      case 15: return make_call(*rc::gen::element<std::string>("if", "nvl2", "startswith", "date_add"), {sub(), sub(), sub()});
       default: {
         std::vector<ExprPtr> args(*rc::gen::inRange(0, 3));
         for (ExprPtr& arg : args) arg = sub();
@@ -213,6 +237,11 @@ RC_GTEST_PROP(PrinterProperty, ParseOfToSqlIsTheSameIr, ()) {
   RC_CLASSIFY(e->kind == ExprKind::And || e->kind == ExprKind::Or, "AND/OR at the root");
   RC_CLASSIFY(e->kind == ExprKind::Not, "NOT at the root");
   RC_CLASSIFY(e->kind == ExprKind::Arith, "arithmetic at the root");
+  RC_CLASSIFY(e->kind == ExprKind::RLike || e->kind == ExprKind::LikeAny || e->kind == ExprKind::LikeAll,
+              "RLIKE / LIKE ANY / LIKE ALL at the root");
+  RC_CLASSIFY(e->kind == ExprKind::Case, "CASE at the root");
+  RC_CLASSIFY(e->kind == ExprKind::Like && e->children.size() == 3, "LIKE ESCAPE at the root");
+  RC_CLASSIFY(e->unknown_form, "IS [NOT] UNKNOWN at the root");
   const std::string sql = to_sql(e);
   ExprPtr back;
   try {

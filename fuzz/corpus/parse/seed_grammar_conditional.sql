@@ -1,0 +1,1 @@
+coalesce(a, l, 2) > nvl(d, 1) AND if(b, s, 'x') = nvl2(a, 'a', 'b') AND nullif(a, 0) > ifnull(a, 1)

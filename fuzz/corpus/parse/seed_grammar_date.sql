@@ -1,0 +1,1 @@
+date_add(dt, 1) > DATE '2020-01-01' AND date_sub(dt, 2) < current_date AND ts < now() AND ts <= CURRENT_TIMESTAMP()

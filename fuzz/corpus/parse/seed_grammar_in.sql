@@ -1,0 +1,1 @@
+a IN (l, a + 1, 3) AND a NOT IN (CAST(d AS INT), abs(a))

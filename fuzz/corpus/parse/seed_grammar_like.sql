@@ -1,0 +1,1 @@
+s ILIKE 'AB%' AND s NOT ILIKE '%_c' AND s LIKE 'a#%b' ESCAPE '#' AND s NOT LIKE 'x!_%' ESCAPE '!'

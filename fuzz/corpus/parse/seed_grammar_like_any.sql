@@ -1,0 +1,1 @@
+s LIKE ANY ('a%', 'b%') AND s NOT LIKE ALL ('c%', CAST(NULL AS STRING)) OR s LIKE SOME ('d', s) OR s NOT LIKE ANY ('e%', NULL)

@@ -1,0 +1,1 @@
+s RLIKE '^a[0-9]+(x|y)?$' OR s NOT REGEXP '.*b{2,3}' OR s RLIKE s

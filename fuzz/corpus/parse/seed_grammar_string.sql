@@ -1,0 +1,1 @@
+startswith(s, 'ab') AND substring(s, 1, 3) = 'abc' AND substr(s, 1, 2) <> 'x'

@@ -1,0 +1,1 @@
+a IN (SELECT x FROM t) OR EXISTS (SELECT 1) OR a = (SELECT max(x) FROM t)
