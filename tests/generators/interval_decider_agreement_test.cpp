@@ -83,9 +83,10 @@ TEST(IntervalDecider, AgreesWithZ3OnTheGatesCases) {
   }
   for (const auto& [label, count] : by_label) std::cout << "  " << count << "  " << label << "\n";
   // The gate draws every predicate form, some on purpose outside the fragment (column-vs-column,
-  // arithmetic, casts, calls): about 80% of its queries are the procedure's; 3 in 4 is the floor
-  // that keeps the speed-up (seed 20240607: 1,081 of 1,354).
-  EXPECT_GT(decided * 4, asked * 3) << decided << " of " << asked << " decided by intervals";
+  // arithmetic, casts, calls): those are opaque atoms, decided when the intervals refute the rest
+  // or a candidate row is confirmed. About 97% of its queries are the procedure's; 9 in 10 is the
+  // floor that keeps the speed-up (Z3 on the rest costs more than all the procedure's answers).
+  EXPECT_GT(decided * 10, asked * 9) << decided << " of " << asked << " decided by intervals";
 }
 
 }  // namespace
