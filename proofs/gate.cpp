@@ -94,8 +94,12 @@ std::vector<CategoryResult> run_explorer(const GateOptions& o, const GateBudget&
   e.cross_check = checker;
   return explore(e, [&](WorldCategory c, size_t done, size_t planned) {
     if (!progress) return;
-    std::string trials = std::to_string(done);  // appended step by step: GCC 12 warns (-Wrestrict) on the one expression
-    if (planned) trials += "/" + std::to_string(planned);
+    // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on "/" + to_string(...).
+    std::string trials = std::to_string(done);
+    if (planned) {
+      trials += '/';
+      trials += std::to_string(planned);
+    }
     trials += " trials";
     progress(std::string("explore ") + world_category_name(c), trials);
   });
