@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "generators/predicate_gen.h"
+#include "model/sql/printer.h"
 #include "proofs/gate.h"
 #include "proofs/per_file_hunt.h"
 #include "proofs/per_file_properties.h"
@@ -22,6 +23,7 @@ namespace skipsound {
 namespace {
 
 constexpr size_t kCases = 400;
+constexpr size_t kSlowestShown = 12;  // the decisions that cost the most, printed with their predicate
 
 const std::vector<generators::FileCase>& gate_cases() {
   static const std::vector<generators::FileCase> cases = [] {
@@ -58,6 +60,7 @@ void BM_GateDistribution(benchmark::State& state) {
   const auto& cases = gate_cases();
   smt::Oracle oracle(engine(intervals));
   std::map<std::string, std::vector<double>> micros_by_form;
+  std::vector<std::pair<double, std::string>> slowest;  // seconds, predicate
   size_t decisions = 0;
   size_t queries = 0;
   double seconds = 0;
@@ -75,6 +78,7 @@ void BM_GateDistribution(benchmark::State& state) {
         ++decisions;
         queries += check.oracle.has_value();
         micros_by_form[generators::predicate_form(*p)].push_back(elapsed * 1e6);
+        slowest.push_back({elapsed, to_sql(p)});
       }
     }
   }
@@ -87,6 +91,9 @@ void BM_GateDistribution(benchmark::State& state) {
                intervals ? "intervals" : "z3", decisions, queries, asked.by_intervals, asked.cross_checked,
                static_cast<double>(decisions) / seconds);
   std::fprintf(stderr, "  %-24s %7s %10s %10s\n", "form", "count", "p50 µs", "p99 µs");
+  std::sort(slowest.rbegin(), slowest.rend());
+  for (size_t i = 0; i < std::min<size_t>(kSlowestShown, slowest.size()); ++i)
+    std::fprintf(stderr, "  slow: %8.1f ms  %s\n", slowest[i].first * 1e3, slowest[i].second.c_str());
   for (auto& [form, micros] : micros_by_form) {
     const double p50 = percentile(micros, 0.5);
     const double p99 = percentile(micros, 0.99);

@@ -24,7 +24,7 @@ ConflictFilterResult every_file(const std::vector<CandidateFile>& added, Candida
   ConflictFilterResult result;
   result.summary = why;
   for (const CandidateFile& file : added) {
-    result.files.push_back(CandidateOutcome{file.path, verdict, why, {}});
+    result.files.push_back(CandidateOutcome{file.path, verdict, why});
   }
   return result;
 }
@@ -44,11 +44,11 @@ void apply_data_skipping(const LoserReads& loser, const std::vector<CandidateFil
   for (const ReadPredicate& read : loser.reads) {
     const auto predicate = build_conjunction(eligible_data_filters(read), eligibility, options.mutant);
     for (size_t i = 0; i < added.size(); ++i) {
-      FileDecision decision = decide_file(predicate, FileView{added[i].stats, added[i].dv_cardinality},
-                                          eligibility.schema(), options.mutant);
-      const bool kept = decision.verdict == FileVerdict::Keep;
+      // The verdict alone: every commit attempt runs this for each (file, read), and the text of
+      // decide_file is for reports.
+      const bool kept = !predicate || decide_verdict(*predicate, FileView{added[i].stats, added[i].dv_cardinality},
+                                                     eligibility.schema(), options.mutant) == FileVerdict::Keep;
       survives[i] = every_read_must_keep ? survives[i] && kept : survives[i] || kept;
-      result.files[i].per_read.push_back(std::move(decision));
     }
   }
   for (size_t i = 0; i < added.size(); ++i) {

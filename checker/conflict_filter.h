@@ -33,8 +33,7 @@ enum class CandidateVerdict { Survives, Excluded };
 struct CandidateOutcome {
   std::string path;
   CandidateVerdict verdict = CandidateVerdict::Survives;
-  std::string reason;                 // one line
-  std::vector<FileDecision> per_read;  // the data-skipping decision for each read (when run)
+  std::string reason;  // one line
 };
 
 struct ConflictFilterResult {

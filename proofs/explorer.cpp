@@ -9,6 +9,7 @@
 #include "model/sql/evaluator.h"
 #include "model/values/input_error.h"
 #include "model/sql/printer.h"
+#include "proofs/gate.h"
 #include "proofs/interleaving_report.h"
 #include "proofs/parallel_trials.h"
 #include "proofs/scenario.h"
@@ -357,8 +358,32 @@ InterleavingFinding shrink_finding(WorldCategory category, uint64_t seed, Mutant
   return finding;
 }
 
-// One Z3 oracle per worker thread, reused across chunks and categories.
-using Workers = parallel::Workers<smt::Oracle>;
+// The conflict-time skip queries are in the interval procedure's fragment (comparisons, IN and
+// ranges on id, x and p): it answers them, with Z3 outside it and on one of its answers in
+// kIntervalCrossCheckStride. With a second solver, one trial in kCrossCheckTrialStride (by trial
+// index, so the same seed re-asks the same trials whatever the threads) goes to Z3 alone with
+// its query text kept, and the second solver re-asks those queries.
+smt::OracleOptions trial_oracle(bool recording) {
+  smt::OracleOptions options;
+  options.record_smt2 = recording;
+  options.intervals_first = !recording;
+  options.interval_cross_check_stride = kIntervalCrossCheckStride;
+  return options;
+}
+
+// One worker's oracles, reused across chunks and categories.
+struct TrialOracles {
+  explicit TrialOracles(bool cross_checked) : fast(trial_oracle(false)) {
+    if (cross_checked) recording.emplace(trial_oracle(true));
+  }
+  smt::Oracle fast;
+  std::optional<smt::Oracle> recording;
+};
+using Workers = parallel::Workers<TrialOracles>;
+
+bool cross_checked_trial(const ExploreOptions& options, size_t global_index) {
+  return options.cross_check && global_index % kCrossCheckTrialStride == 0;
+}
 
 CategoryResult explore_category(WorldCategory category, const ExploreOptions& options, Workers& workers,
                                 const ExploreProgress& progress) {
@@ -370,11 +395,17 @@ CategoryResult explore_category(WorldCategory category, const ExploreOptions& op
   const auto global_index = [&](size_t local) { return local * shard_count + options.shard.index; };
   std::optional<size_t> first_failure;  // local index
   double seconds_at_failure = 0;
-  const auto draw = [&](size_t local) {
-    return generate(category, trial_seed(options.seed, category, global_index(local))).value();
+  struct Indexed {
+    size_t global;
+    World world;
   };
-  const auto run = [&](const World& world, smt::Oracle& oracle) {
-    return run_trial(world, options.mutant, oracle, false, options.cross_check);
+  const auto draw = [&](size_t local) {
+    const size_t global = global_index(local);
+    return Indexed{global, generate(category, trial_seed(options.seed, category, global)).value()};
+  };
+  const auto run = [&](const Indexed& in, TrialOracles& oracles) {
+    if (!cross_checked_trial(options, in.global)) return run_trial(in.world, options.mutant, oracles.fast);
+    return run_trial(in.world, options.mutant, *oracles.recording, false, options.cross_check);
   };
   const auto merge = [&](size_t local, TrialResult&& trial) {
     result.stats.add(trial);
@@ -395,7 +426,7 @@ CategoryResult explore_category(WorldCategory category, const ExploreOptions& op
   if (first_failure) {
     const size_t global = global_index(*first_failure);
     InterleavingFinding finding = shrink_finding(category, trial_seed(options.seed, category, global), options.mutant,
-                                                 workers.state(0), options.shrink_trial_limit);
+                                                 workers.state(0).fast, options.shrink_trial_limit);
     finding.global_index = global;
     finding.trials_to_find = *first_failure + 1;
     finding.seconds_to_find = seconds_at_failure;
@@ -407,9 +438,7 @@ CategoryResult explore_category(WorldCategory category, const ExploreOptions& op
 }  // namespace
 
 std::vector<CategoryResult> explore(const ExploreOptions& options, const ExploreProgress& progress) {
-  smt::OracleOptions oracle_options;
-  oracle_options.record_smt2 = options.cross_check != nullptr;
-  Workers workers(options.threads, [&] { return std::make_unique<smt::Oracle>(oracle_options); });
+  Workers workers(options.threads, [&] { return std::make_unique<TrialOracles>(options.cross_check != nullptr); });
   const std::vector<WorldCategory>& categories =
       options.categories.empty() ? generators::all_world_categories() : options.categories;
   std::vector<CategoryResult> results;

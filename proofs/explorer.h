@@ -133,8 +133,11 @@ struct ExploreOptions {
   Shard shard;
   bool stop_at_first_finding = false;
   size_t shrink_trial_limit = 400;  // trials spent shrinking one finding
-  CrossChecker* cross_check = nullptr;  // re-asks every conflict-time skip query (not while shrinking)
+  // Re-asks the conflict-time skip queries of one trial in kCrossCheckTrialStride (not while
+  // shrinking); the other trials' queries go to the interval procedure first.
+  CrossChecker* cross_check = nullptr;
 };
+inline constexpr size_t kCrossCheckTrialStride = 100;
 
 // Called after each chunk of trials: category, trials done, trials planned (0 = time budget).
 using ExploreProgress = std::function<void(generators::WorldCategory, size_t, size_t)>;

@@ -117,10 +117,15 @@ std::vector<CategoryResult> run_explorer(const GateOptions& o, const GateBudget&
   e.cross_check = checker;
   e.stop_at_first_finding = o.fail_fast != FailFast::Off;
   return explore(e, [&](WorldCategory c, size_t done, size_t planned) {
-    if (progress) {
-      progress(std::string("explore ") + world_category_name(c),
-               std::to_string(done) + (planned ? "/" + std::to_string(planned) : std::string()) + " trials");
+    if (!progress) return;
+    // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on "/" + to_string(...).
+    std::string trials = std::to_string(done);
+    if (planned) {
+      trials += '/';
+      trials += std::to_string(planned);
     }
+    trials += " trials";
+    progress(std::string("explore ") + world_category_name(c), trials);
   });
 }
 

@@ -3,8 +3,8 @@
 //   - Workers: one piece of state per thread (a Z3 context is not shared between threads); a
 //     worker's exception stops the others and is rethrown on the caller once all have stopped.
 //   - run_trials: trials in chunks; a chunk's inputs are generated on the calling thread in index
-//     order, run on the workers, and merged on the calling thread in index order, so the same
-//     seed gives the same results whatever the thread count.
+//     order while the other workers already run the ones generated, and merged on the calling
+//     thread in index order, so the same seed gives the same results whatever the thread count.
 //   - shrink_greedily: descent through RapidCheck's shrink tree, on the calling thread.
 // RapidCheck keeps its generation context in process-wide statics: generating (or reading a
 // Shrinkable's value) on two threads at once corrupts it, so generation never happens on a worker.
@@ -65,6 +65,41 @@ class Workers {
 
   // Runs job(index, state) for every index in [0, n); indexes are handed out in order to
   // whichever worker is free. After an exception no new index is started.
+  // Like run, with the inputs made on the calling thread while the others already run: worker 0
+  // (the caller, outside the worker scope, so it may generate) calls produce(index) for every
+  // index in order, the others run each index once it is produced, and worker 0 joins them after
+  // the last. So generation overlaps the trials instead of preceding them.
+  template <class Produce, class Job>
+  void run_produced(size_t n, const Produce& produce, const Job& job) {
+    std::atomic<size_t> next{0};
+    std::atomic<size_t> produced{0};
+    std::atomic<bool> failed{false};
+    const auto stop = [&] {
+      failed = true;
+      produced = n;  // wakes the waiting workers, who then see `failed`
+      produced.notify_all();
+    };
+    detail::run_on_threads(size(), [&](size_t worker) {
+      try {
+        for (size_t i = 0; worker == 0 && i < n && !failed; ++i) {
+          produce(i);
+          size_t expected = i;  // not when stop() has already set n
+          produced.compare_exchange_strong(expected, i + 1);
+          produced.notify_all();
+        }
+        const detail::WorkerScope scope;
+        for (size_t i = next++; i < n && !failed; i = next++) {
+          for (size_t ready = produced; ready <= i; ready = produced) produced.wait(ready);
+          if (failed) break;
+          job(i, *states_[worker]);
+        }
+      } catch (...) {
+        stop();
+        throw;
+      }
+    });
+  }
+
   template <class Job>
   void run(size_t n, const Job& job) {
     std::atomic<size_t> next{0};
@@ -104,14 +139,13 @@ size_t run_trials(Workers<State>& workers, const TrialBudget& budget, const Gene
   size_t done = 0;
   for (bool keep_going = true; keep_going && done < budget.trials && !out_of_time();) {
     const size_t n = std::min(budget.chunk, budget.trials - done);
-    std::vector<Input> inputs;
-    inputs.reserve(n);
-    for (size_t k = 0; k < n; ++k) {
-      require_generation_thread();
-      inputs.push_back(generate(done + k));
-    }
+    std::vector<std::optional<Input>> inputs(n);
     std::vector<std::optional<Result>> results(n);
-    workers.run(n, [&](size_t k, State& state) { results[k].emplace(run(inputs[k], state)); });
+    const auto produce = [&](size_t k) {
+      require_generation_thread();
+      inputs[k].emplace(generate(done + k));
+    };
+    workers.run_produced(n, produce, [&](size_t k, State& state) { results[k].emplace(run(*inputs[k], state)); });
     for (size_t k = 0; k < n; ++k) keep_going = merge(done + k, std::move(*results[k])) && keep_going;
     done += n;
     after_chunk(done);

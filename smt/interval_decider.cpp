@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 
 #include "model/sql/evaluator.h"
 #include "model/sql/printer.h"
@@ -41,6 +42,10 @@ Truth is_not_null_of(Truth t) { return truth_of(t != Truth::Null); }
 
 // A search this large goes to Z3 instead (the gate's predicates need a few dozen nodes).
 constexpr size_t kMaxSearchNodes = 20'000;
+// Rows the model evaluates while completing candidate witnesses for opaque atoms (below): past
+// this many, Z3 decides.
+constexpr size_t kMaxWitnessEvaluations = 2'000;
+constexpr TruthSet kAnyTruth = 0b111;
 
 enum class Op { Atom, And, Or, Not, IsNull, IsNotNull };
 
@@ -51,11 +56,14 @@ struct Node {
   int atom = -1;
 };
 
+// An opaque atom (outside the fragment) reads no column for the search: it may take any truth
+// value, so a search that finds no row making the predicate TRUE proves Unsat whatever it is.
 struct Atom {
   const Expr* expr = nullptr;
-  int column = -1;                     // index into the columns; -1 for a constant
+  int column = -1;                     // index into the columns; -1 for a constant or opaque atom
   std::vector<TruthSet> by_candidate;  // the atom's truth on each of its column's candidates
   TruthSet any = 0;                    // on some candidate
+  bool opaque = false;
 };
 
 struct Column {
@@ -86,16 +94,20 @@ bool is_connective(const Expr& e) {
 bool is_literal(const Expr& e) { return e.kind == ExprKind::Literal; }
 bool is_bound_column(const Expr& e) { return e.kind == ExprKind::Column && e.leaf >= 0; }
 
+// The end points of "starts with prefix": the prefix and the least string above all it starts.
+std::optional<std::vector<Value>> prefix_points(const std::string& prefix) {
+  std::vector<Value> points{Value::string(prefix)};
+  if (const auto end = prefix_successor(prefix)) points.push_back(Value::string(*end));
+  return points;
+}
+
 // LIKE 'p' or 'p%' (no other wildcard, no escape): the end points p and, for 'p%', the least
 // string above all strings starting with p. nullopt for any other pattern.
 std::optional<std::vector<Value>> like_points(const std::string& pattern) {
   const size_t special = pattern.find_first_of("%_\\");
   if (special == std::string::npos) return std::vector<Value>{Value::string(pattern)};
   if (special != pattern.size() - 1 || pattern.back() != '%') return std::nullopt;
-  const std::string prefix = pattern.substr(0, special);
-  std::vector<Value> points{Value::string(prefix)};
-  if (const auto end = prefix_successor(prefix)) points.push_back(Value::string(*end));
-  return points;
+  return prefix_points(pattern.substr(0, special));
 }
 
 std::pair<int64_t, int64_t> int64_domain(TypeKind k) {
@@ -195,6 +207,34 @@ bool same_domain(const DataType& literal, const DataType& column) {
   return literal == column || (literal.kind == TypeKind::Decimal && column.kind == TypeKind::Decimal);
 }
 
+// A literal an opaque atom compares with a column, as an end point of the column's own type
+// (integral literals across integral widths): it only adds candidates for witnesses.
+std::optional<Value> as_point_of(const Value& literal, const DataType& column) {
+  if (literal.is_null()) return std::nullopt;
+  if (same_domain(literal.type, column)) return literal;
+  if (!is_integral(literal.type.kind) || !is_integral(column.kind)) return std::nullopt;
+  const int64_t v = literal.as_int();
+  if (v < integral_min(column.kind) || v > integral_max(column.kind)) return std::nullopt;
+  return Value::integral(column.kind, v);
+}
+
+// The shortest string a LIKE pattern matches, with 'a' for each '_' (a guess for witnesses).
+std::string like_match(const std::string& pattern) {
+  std::string out;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '\\' && i + 1 < pattern.size()) out += pattern[++i];  // an escaped character
+    else if (pattern[i] != '%') out += pattern[i] == '_' ? 'a' : pattern[i];
+  }
+  return out;
+}
+
+// The leaves and literals below an opaque atom.
+void collect_reads(const Expr& e, std::set<int>& leaves, std::vector<Value>& literals) {
+  if (is_bound_column(e)) leaves.insert(e.leaf);
+  if (is_literal(e)) literals.push_back(e.literal);
+  for (const ExprPtr& child : e.children) collect_reads(*child, leaves, literals);
+}
+
 Candidates non_null_candidates(const Column& c) {
   for (const Value& p : c.points)
     if (!same_domain(p.type, c.type)) return std::nullopt;
@@ -235,6 +275,7 @@ class IntervalDecider {
 
   std::optional<OracleResult> decide(const ExprPtr& predicate) {
     if (allowance_.no_row) return Unsat{{*allowance_.no_row}};
+    predicate_ = predicate.get();
     const std::optional<int> root = compile(*predicate);
     if (!root) return std::nullopt;
     root_ = *root;
@@ -243,15 +284,20 @@ class IntervalDecider {
       c.allowance = &a;
       add_allowance_points(a, c.points);
     }
+    add_opaque_reads();
     for (Column& c : columns_)
-      if (!choose_candidates(c)) return std::nullopt;
+      if (!choose_candidates(c) && !only_opaque_reads(c)) return std::nullopt;
     if (!evaluate_atoms()) return std::nullopt;
-    for (size_t c = 0; c < columns_.size(); ++c)
+    for (size_t c = 0; c < columns_.size(); ++c) {
       if (!columns_[c].atoms.empty()) searched_.push_back(c);
+      else if (opaque_leaves_.count(columns_[c].leaf)) completed_.push_back(c);
+    }
     choice_.assign(columns_.size(), 0);
     switch (search(0)) {
       case Found::Row: return Sat{witness(), {}};
-      case Found::None: return Unsat{unsat_reason(predicate)};
+      case Found::None:
+        if (unconfirmed_) return std::nullopt;  // a row may make it TRUE through an opaque atom
+        return Unsat{unsat_reason(predicate)};
       case Found::TooLarge: return std::nullopt;
     }
     return std::nullopt;
@@ -321,6 +367,7 @@ class IntervalDecider {
         return with_literals(*e.children[0], literals);
       }
       case ExprKind::Like: return like_shape(e);
+      case ExprKind::Call: return starts_with_shape(e);
       default: return std::nullopt;
     }
   }
@@ -335,26 +382,34 @@ class IntervalDecider {
     return shape;
   }
 
-  static std::optional<AtomShape> like_shape(const Expr& e) {
+  // A string column against a string literal (or NULL), the shape LIKE and startswith share.
+  static std::optional<AtomShape> string_literal_shape(const Expr& e,
+                                                       std::optional<std::vector<Value>> (*points_of)(const std::string&)) {
+    if (e.children.size() != 2) return std::nullopt;
     const Expr& column = *e.children[0];
-    const Expr& pattern = *e.children[1];
-    // like_points reads the default escape only; an ESCAPE pattern is Z3's to decide.
-    if (!is_bound_column(column) || column.type.kind != TypeKind::String || !is_literal(pattern) ||
-        e.children.size() > 2)
-      return std::nullopt;
-    if (pattern.literal.is_null()) return AtomShape{column.leaf, {}};
-    if (pattern.literal.type.kind != TypeKind::String) return std::nullopt;
-    std::optional<std::vector<Value>> points = like_points(pattern.literal.as_string());
+    const Expr& literal = *e.children[1];
+    // The points read the default escape only; an ESCAPE pattern (a third child) is Z3's to decide.
+    if (!is_bound_column(column) || column.type.kind != TypeKind::String || !is_literal(literal)) return std::nullopt;
+    if (literal.literal.is_null()) return AtomShape{column.leaf, {}};
+    if (literal.literal.type.kind != TypeKind::String) return std::nullopt;
+    std::optional<std::vector<Value>> points = points_of(literal.literal.as_string());
     if (!points) return std::nullopt;
     return AtomShape{column.leaf, std::move(*points)};
   }
 
+  static std::optional<AtomShape> like_shape(const Expr& e) { return string_literal_shape(e, like_points); }
+
+  // startswith(s, 'p') is s LIKE 'p%' with p taken literally: TRUE exactly on [p, successor of p).
+  static std::optional<AtomShape> starts_with_shape(const Expr& e) {
+    if (e.function != "startswith" || !e.deterministic) return std::nullopt;
+    return string_literal_shape(e, prefix_points);
+  }
+
   std::optional<int> compile_atom(const Expr& e) {
     std::optional<AtomShape> shape = atom_shape(e);
-    if (!shape) return std::nullopt;
+    if (!shape || (shape->leaf >= 0 && !supported(schema_.leaves().at(shape->leaf).type.kind))) return add_opaque(e);
     Atom atom{&e, -1, {}, 0};
     if (shape->leaf >= 0) {
-      if (!supported(schema_.leaves().at(shape->leaf).type.kind)) return std::nullopt;
       atom.column = column_index(shape->leaf);
       Column& c = columns_[atom.column];
       c.points.insert(c.points.end(), shape->points.begin(), shape->points.end());
@@ -362,6 +417,44 @@ class IntervalDecider {
     }
     atoms_.push_back(std::move(atom));
     return add_node({Op::Atom, -1, -1, static_cast<int>(atoms_.size()) - 1});
+  }
+
+  // Such a column without candidates (an array, say) still lets the search prove Unsat; it only
+  // rules out witnesses.
+  bool only_opaque_reads(Column& c) const {
+    if (!c.atoms.empty() || !opaque_leaves_.count(c.leaf)) return false;
+    c.candidates.clear();
+    return true;
+  }
+
+  int add_opaque(const Expr& e) {
+    has_opaque_ = true;
+    collect_reads(e, opaque_leaves_, opaque_literals_);
+    atoms_.push_back(Atom{&e, -1, {}, kAnyTruth, true});
+    return add_node({Op::Atom, -1, -1, static_cast<int>(atoms_.size()) - 1});
+  }
+
+  // The columns opaque atoms read get candidates too (for witnesses), among them the literals
+  // those atoms compare them with. Extra end points keep the search exact: cells only get finer.
+  // A string column also tries a string literal read as a LIKE pattern's shortest match, alone
+  // and after each of the column's bounds (a LIKE '%x' witness inside the stats' range).
+  void add_opaque_reads() {
+    for (const int leaf : opaque_leaves_) {
+      Column& c = columns_[column_index(leaf)];
+      for (const Value& literal : opaque_literals_) {
+        std::optional<Value> point = as_point_of(literal, c.type);
+        if (!point) continue;
+        if (c.type.kind == TypeKind::String) add_pattern_matches(c, like_match(point->as_string()));
+        c.points.push_back(std::move(*point));
+      }
+    }
+  }
+
+  static void add_pattern_matches(Column& c, const std::string& match) {
+    c.points.push_back(Value::string(match));
+    if (!c.allowance) return;
+    for (const std::optional<Value>& bound : {c.allowance->lower, c.allowance->upper})
+      if (bound) c.points.push_back(Value::string(bound->as_string() + match));
   }
 
   // NULL and the non-null candidates the column's own allowance accepts, without repeats.
@@ -388,6 +481,7 @@ class IntervalDecider {
     Row row(leaf_count_, Value::null());
     try {
       for (Atom& atom : atoms_) {
+        if (atom.opaque) continue;
         if (atom.column < 0) {
           atom.any = bit(evaluate(*atom.expr, row));
           continue;
@@ -438,7 +532,7 @@ class IntervalDecider {
     if (++nodes_visited_ > kMaxSearchNodes) return Found::TooLarge;
     const TruthSet root = possible(root_);
     if (!has(root, Truth::True)) return Found::None;
-    if (root == bit(Truth::True) || depth == searched_.size()) return Found::Row;
+    if (root == bit(Truth::True) || depth == searched_.size()) return completed();
     const size_t column = searched_[depth];
     for (size_t k = 0; k < columns_[column].candidates.size(); ++k) {
       fix(column, static_cast<int>(k));
@@ -448,6 +542,40 @@ class IntervalDecider {
     fix(column, 0);
     release(column);
     return Found::None;
+  }
+
+  // A row the three-valued search cannot rule out. Without opaque atoms it makes the predicate
+  // TRUE. With them it is only a candidate: the columns only opaque atoms read try their
+  // candidates, and the model's evaluator and the Z3-free consistency rules must confirm a row.
+  // An unconfirmed candidate leaves the answer to Z3 (the search goes on for a confirmed one).
+  Found completed() {
+    if (!has_opaque_) return Found::Row;
+    const auto no_candidate = [&](size_t c) { return columns_[c].candidates.empty(); };
+    if (std::any_of(completed_.begin(), completed_.end(), no_candidate)) {
+      unconfirmed_ = true;
+      return Found::None;
+    }
+    std::vector<size_t> odometer(completed_.size(), 0);
+    while (true) {
+      for (size_t i = 0; i < completed_.size(); ++i) choice_[completed_[i]] = static_cast<int>(odometer[i]);
+      if (++evaluations_ > kMaxWitnessEvaluations) return Found::TooLarge;
+      if (confirmed(witness())) return Found::Row;
+      size_t i = 0;
+      while (i < completed_.size() && ++odometer[i] == columns_[completed_[i]].candidates.size()) odometer[i++] = 0;
+      if (i == completed_.size()) break;
+    }
+    for (const size_t c : completed_) choice_[c] = 0;
+    unconfirmed_ = true;
+    return Found::None;
+  }
+
+  bool confirmed(const Row& row) const {
+    try {
+      if (evaluate(*predicate_, row) != Truth::True) return false;
+    } catch (const std::exception&) {
+      return false;  // rand(), an overflow, ...: Z3 decides
+    }
+    return check_row_consistency(row, allowance_).kind == Consistency::Consistent;
   }
 
   Row witness() const {
@@ -479,6 +607,13 @@ class IntervalDecider {
   std::vector<size_t> searched_;   // the columns some atom reads
   std::vector<int> choice_;        // by column
   size_t nodes_visited_ = 0;
+  const Expr* predicate_ = nullptr;
+  bool has_opaque_ = false;
+  std::set<int> opaque_leaves_;          // read by opaque atoms
+  std::vector<Value> opaque_literals_;   // in opaque atoms
+  std::vector<size_t> completed_;        // columns only opaque atoms read
+  size_t evaluations_ = 0;
+  bool unconfirmed_ = false;  // some row the search could not rule out was not confirmed
 };
 
 }  // namespace

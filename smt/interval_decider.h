@@ -10,9 +10,16 @@
 //
 // The fragment: AND, OR, NOT, IS [NOT] NULL over atoms; an atom is a constant, a boolean column,
 // or one column (boolean, integral, date, timestamp, float, double, decimal or string) compared
-// with literals of its own type: = <> < <= > >= <=>, [NOT] IN, [NOT] BETWEEN, and LIKE with a
-// pattern 'p' or 'p%' without other wildcards or escapes. Anything else, a literal whose type
-// differs from its column's, or a search that grows too large, is outside: the caller asks Z3.
+// with literals of its own type: = <> < <= > >= <=>, [NOT] IN, [NOT] BETWEEN, LIKE with a
+// pattern 'p' or 'p%' without other wildcards or escapes, and startswith(s, 'p').
+//
+// Any other atom (column against column, arithmetic, casts, calls, other LIKE patterns, a literal
+// whose type differs from its column's) is opaque: a free truth value. If no row makes the
+// predicate TRUE whatever the opaque atoms give, the answer is Unsat, exactly. Otherwise the rows
+// the search cannot rule out are completed (the columns only opaque atoms read try their
+// candidates, the opaque atoms' literals among them) and one the model's evaluator finds TRUE and
+// the consistency rules accept is a Sat witness. No confirmed row, or a search that grows too
+// large, is outside: the caller asks Z3.
 #pragma once
 #include <optional>
 
@@ -22,8 +29,9 @@
 
 namespace skipsound::smt {
 
-// Unsat, or Sat with a witness row (no call values: the fragment has no calls) that the caller
-// re-checks with the model like every Z3 witness; nullopt outside the fragment. `predicate` is
+// Unsat, or Sat with a witness row (no call values: a witness through a non-deterministic call is
+// never confirmed) that the caller re-checks with the model like every Z3 witness; nullopt when
+// undecided. `predicate` is
 // bound against `schema`; `allowance` is row_allowance of the file and must not be impossible.
 std::optional<OracleResult> decide_by_intervals(const ExprPtr& predicate, const Schema& schema,
                                                 const RowAllowance& allowance);

@@ -203,9 +203,10 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
   const auto z3_answer = [&] {
     return ask_z3(state_->ctx, state_->solver, options_, last_smt2_, predicate, schema, allowance);
   };
-  // A recorded query must be Z3's: the text goes to other solvers.
-  if (options_.intervals_first && !options_.record_smt2) {
+  if (options_.intervals_first) {
     if (std::optional<OracleResult> decided = decide_by_intervals(predicate, schema, allowance)) {
+      // Only Z3's queries are recorded: the text goes to other solvers to re-check Z3.
+      last_smt2_.clear();
       OracleResult result = confirmed(std::move(*decided), *predicate, allowance);
       ++counters_.by_intervals;
       const size_t stride = options_.interval_cross_check_stride;

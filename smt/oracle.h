@@ -16,7 +16,7 @@ namespace skipsound::smt {
 struct OracleOptions {
   // Measured: answered queries use at most ~1.5M steps, most under 10k.
   SolverLimits limits{2'000'000, 0};
-  bool record_smt2 = false;  // keep each query as SMT-LIB 2 text (see last_smt2); Z3 answers all
+  bool record_smt2 = false;  // keep each query Z3 answers as SMT-LIB 2 text (see last_smt2)
   // Try smt/interval_decider.h first and ask Z3 only outside its fragment.
   bool intervals_first = false;
   // With intervals_first: every Nth query the interval procedure decides is asked of Z3 too, and a
@@ -43,7 +43,8 @@ class Oracle {
   OracleResult check(const ExprPtr& predicate, const Schema& schema, const FileEvidence& file);
 
   // The last query as SMT-LIB 2 with every labelled assertion asserted plainly, so that
-  // `z3 file.smt2` answers it alike. Empty unless options.record_smt2.
+  // `z3 file.smt2` answers it alike. Empty unless options.record_smt2, and when the interval
+  // procedure answered it alone.
   const std::string& last_smt2() const { return last_smt2_; }
 
   const OracleCounters& counters() const { return counters_; }

@@ -1,6 +1,6 @@
 // `skipsound explore --files [--seed N] [--trials N] [--mutant NAME] [--save DIR] [--cross-check cvc5]`: the precision
-// report of per-file skipping. Generates random (predicate, file) decisions, asks Z3 about every
-// one, and prints per predicate form how many files production skipped, how many Z3 proved
+// report of per-file skipping. Generates random (predicate, file) decisions, asks the oracle
+// (intervals first, then Z3) about every one, and prints per predicate form how many files production skipped, how many Z3 proved
 // skippable, the missed-skip rate, the unknowns and the findings; then the throughput. The seed
 // is always printed, and the same seed gives the same report (apart from the timing line). With
 // --cross-check, every sat/unsat answer is re-asked in cvc5; a disagreement is a finding.
@@ -18,6 +18,7 @@
 #include "proofs/cli/cli.h"
 #include "proofs/corpus.h"
 #include "proofs/cross_check.h"
+#include "proofs/gate.h"
 
 namespace skipsound::cli {
 namespace {
@@ -69,8 +70,12 @@ int explore_files(const ExploreOptions& options) {
   const std::optional<smt::SecondSolverOptions> second = cross_check_solver(options.cross_check);
   std::optional<CrossChecker> cross_check;
   if (second) cross_check.emplace(*second, options.save_dir);
+  // The gate's per-file oracle: the interval procedure first, Z3 outside it and on one of its
+  // answers in kIntervalCrossCheckStride; with a second solver, Z3 alone (its query text is re-asked).
   smt::OracleOptions oracle_options;
   oracle_options.record_smt2 = second.has_value();
+  oracle_options.intervals_first = !second;
+  oracle_options.interval_cross_check_stride = kIntervalCrossCheckStride;
   smt::Oracle oracle(oracle_options);
   std::map<std::string, FormTally> by_form;
   FormTally total;
@@ -113,6 +118,9 @@ int explore_files(const ExploreOptions& options) {
   print_row("total", total);
   std::cout << "timing: " << std::fixed << std::setprecision(2) << seconds << " s, "
             << static_cast<long>(total.decisions / std::max(seconds, 1e-9)) << " decisions checked per second\n";
+  const smt::OracleCounters& asked = oracle.counters();
+  std::cout << "oracle: " << asked.by_intervals << " queries by the interval procedure (" << asked.cross_checked
+            << " re-asked of Z3; a difference is a finding), " << asked.by_z3 << " by Z3\n";
   const CrossCheckTally cross_checked = cross_check ? cross_check->finish(std::max(1u, std::thread::hardware_concurrency())) : CrossCheckTally{};
   if (cross_check) cross_checked.print(std::cout);
   return total.findings > 0 || cross_checked.disagreements > 0 ? kExitFinding : kExitOk;

@@ -197,7 +197,7 @@ void add_gate_command(CLI::App& app, int& exit_code) {
                       "comparisons of the bounded exhaustive cross-check against the Z3 oracle (default 3000; 0 skips)");
   command->add_flag("--skip-proofs", arguments->skip_proofs, "do not run the symbolic rule proofs");
   command->add_option("--cross-check", arguments->cross_check,
-                      "re-ask Z3's skip proofs (every conflict-time one, one per-file case in 10) in a second "
+                      "re-ask Z3's skip proofs (one explorer trial in 100, one per-file case in 10) in a second "
                       "solver: cvc5 (default; must be installed) or none");
   command->add_option("--oracle-engine", arguments->oracle_engine,
                       "per-file oracle: intervals (default: the interval procedure, Z3 outside its fragment and "

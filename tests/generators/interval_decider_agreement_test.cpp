@@ -84,10 +84,10 @@ TEST(IntervalDecider, AgreesWithZ3OnTheGatesCases) {
   for (const auto& [label, count] : by_label) std::cout << "  " << count << "  " << label << "\n";
   // The gate draws every predicate form, some on purpose outside the fragment (column-vs-column,
   // arithmetic, casts, calls, and Spark's RLIKE / LIKE ANY / CASE / conditional and date
-  // functions, docs/semantics.md §3.1): about 70% of its queries are the procedure's; 2 in 3 is
-  // the floor that keeps the speed-up (seed 20240607: 957 of 1,354; 1,081 before the grammar's
-  // forms joined the draw).
-  EXPECT_GT(decided * 3, asked * 2) << decided << " of " << asked << " decided by intervals";
+  // functions, docs/semantics.md §3.1): those are opaque atoms, decided when the intervals refute
+  // the rest or a candidate row is confirmed. 3 in 4 is the floor that keeps the speed-up (Z3 on
+  // the rest costs more than all the procedure's answers).
+  EXPECT_GT(decided * 4, asked * 3) << decided << " of " << asked << " decided by intervals";
 }
 
 }  // namespace
