@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -10,6 +9,7 @@
 #include "checker/scan_planner.h"
 #include "model/sql/binder.h"
 #include "model/values/input_error.h"
+#include "model/values/input_limits.h"
 #include "model/sql/parser.h"
 #include "model/sql/printer.h"
 #include "model/stats/stats_collection.h"
@@ -210,16 +210,25 @@ class ScenarioParser {
   std::vector<Row> parse_rows(const std::string& text) {
     build_table();
     const Schema& schema = scenario_.table.schema();
-    if (starts_with_word(text, "range")) return parse_range(text, schema);
-    const nlohmann::json rows = parse_json(text);
-    if (!rows.is_array()) throw InputError("rows must be a JSON array of objects or 'range ...'");
     std::vector<Row> parsed;
-    for (const nlohmann::json& row : rows) parsed.push_back(row_from_json(row, schema));
+    if (starts_with_word(text, "range")) {
+      parsed = parse_range(text, schema, kMaxScenarioRows - rows_written_);
+    } else {
+      const nlohmann::json rows = parse_json(text);
+      if (!rows.is_array()) throw InputError("rows must be a JSON array of objects or 'range ...'");
+      for (const nlohmann::json& row : rows) parsed.push_back(row_from_json(row, schema));
+    }
+    rows_written_ += parsed.size();
+    if (rows_written_ > kMaxScenarioRows) throw rows_limit_error();
     return parsed;
   }
 
-  // range <column> <from> <to> [{"other": value}]: one row per integer in [from, to).
-  static std::vector<Row> parse_range(const std::string& text, const Schema& schema) {
+  static InputError rows_limit_error() {
+    return InputError("the scenario writes more than " + std::to_string(kMaxScenarioRows) + " rows, the limit");
+  }
+
+  // range <column> <from> <to> [{"other": value}]: one row per integer in [from, to), at most `room`.
+  static std::vector<Row> parse_range(const std::string& text, const Schema& schema, size_t room) {
     std::istringstream in(text.substr(5));
     std::string column, from_text, to_text;
     in >> column >> from_text >> to_text;
@@ -230,7 +239,9 @@ class ScenarioParser {
       throw InputError("range needs an integral column, got '" + column + "'");
     }
     const long long from = std::stoll(from_text), to = std::stoll(to_text);
-    if (to < from || to - from > 1000000) throw InputError("range bounds out of order or too wide");
+    if (to < from) throw InputError("range bounds out of order");
+    // Unsigned: the width of [-2^63, 2^63) does not fit a long long.
+    if (static_cast<unsigned long long>(to) - static_cast<unsigned long long>(from) > room) throw rows_limit_error();
     rest = trim_whitespace(rest);
     const Row base = row_from_json(rest.empty() ? nlohmann::json::object() : parse_json(rest), schema);
     std::vector<Row> rows;
@@ -308,11 +319,17 @@ class ScenarioParser {
     auto found = std::find_if(scenario_.transactions.begin(), scenario_.transactions.end(),
                               [&](const ScenarioTransaction& t) { return t.name == name; });
     if (found == scenario_.transactions.end()) {
+      if (scenario_.transactions.size() == kMaxScenarioTransactions) {
+        throw InputError("more than " + std::to_string(kMaxScenarioTransactions) + " transactions, the limit");
+      }
       scenario_.transactions.push_back(ScenarioTransaction{
           name, {}, WriterSettings{name, StatsPresence::Collected, false, false, scenario_.options.mutant}});
       found = scenario_.transactions.end() - 1;
     }
     for (const std::string& option : options) apply_option(*found, ascii_lower(option));
+    if (++operations_ > kMaxScenarioOperations) {
+      throw InputError("more than " + std::to_string(kMaxScenarioOperations) + " operations, the limit");
+    }
     found->operations.push_back(parse_operation(body));
   }
 
@@ -460,6 +477,8 @@ class ScenarioParser {
   TableProperties properties_;
   bool table_built_ = false;
   int line_number_ = 0;
+  size_t rows_written_ = 0;  // by `file` lines, INSERT and MERGE, against kMaxScenarioRows
+  size_t operations_ = 0;
 };
 
 }  // namespace
@@ -469,11 +488,8 @@ Scenario parse_scenario(std::string_view text, const std::string& source) {
 }
 
 Scenario load_scenario(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read scenario file '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_scenario(text.str(), path);
+  const std::string text = with_error_context("scenario file", [&] { return read_bounded_file(path); });
+  return parse_scenario(text, path);
 }
 
 const TransactionVerdict* ScenarioRun::verdict_of(size_t transaction) const {

@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   skipsound::cli::add_replay_command(app, exit_code);
   skipsound::cli::add_explore_command(app, exit_code);
   for (CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
-    command->footer(skipsound::cli::kExitCodesHelp);
+    command->footer(std::string(skipsound::cli::kExitCodesHelp) + "\n" + skipsound::cli::input_limits_help());
   }
   try {
     app.parse(argc, argv);
