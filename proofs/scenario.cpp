@@ -11,6 +11,7 @@
 #include "checker/scan_planner.h"
 #include "model/sql/binder.h"
 #include "model/values/input_error.h"
+#include "model/values/input_limits.h"
 #include "model/sql/parser.h"
 #include "model/sql/printer.h"
 #include "model/stats/stats_collection.h"
@@ -356,16 +357,25 @@ class ScenarioParser {
   std::vector<Row> parse_rows(const std::string& text) {
     build_table();
     const Schema& schema = this->schema();
-    if (starts_with_word(text, "range")) return parse_range(text, schema);
-    const nlohmann::json rows = parse_json(text);
-    if (!rows.is_array()) throw InputError("rows must be a JSON array of objects or 'range ...'");
     std::vector<Row> parsed;
-    for (const nlohmann::json& row : rows) parsed.push_back(row_from_json(row, schema));
+    if (starts_with_word(text, "range")) {
+      parsed = parse_range(text, schema, kMaxScenarioRows - rows_written_);
+    } else {
+      const nlohmann::json rows = parse_json(text);
+      if (!rows.is_array()) throw InputError("rows must be a JSON array of objects or 'range ...'");
+      for (const nlohmann::json& row : rows) parsed.push_back(row_from_json(row, schema));
+    }
+    rows_written_ += parsed.size();
+    if (rows_written_ > kMaxScenarioRows) throw rows_limit_error();
     return parsed;
   }
 
-  // range <column> <from> <to> [{"other": value}]: one row per integer in [from, to).
-  static std::vector<Row> parse_range(const std::string& text, const Schema& schema) {
+  static InputError rows_limit_error() {
+    return InputError("the scenario writes more than " + std::to_string(kMaxScenarioRows) + " rows, the limit");
+  }
+
+  // range <column> <from> <to> [{"other": value}]: one row per integer in [from, to), at most `room`.
+  static std::vector<Row> parse_range(const std::string& text, const Schema& schema, size_t room) {
     std::istringstream in(text.substr(5));
     std::string column, from_text, to_text;
     in >> column >> from_text >> to_text;
@@ -376,7 +386,9 @@ class ScenarioParser {
       throw InputError("range needs an integral column, got '" + column + "'");
     }
     const long long from = std::stoll(from_text), to = std::stoll(to_text);
-    if (to < from || to - from > 1000000) throw InputError("range bounds out of order or too wide");
+    if (to < from) throw InputError("range bounds out of order");
+    // Unsigned: the width of [-2^63, 2^63) does not fit a long long.
+    if (static_cast<unsigned long long>(to) - static_cast<unsigned long long>(from) > room) throw rows_limit_error();
     rest = trim_whitespace(rest);
     const Row base = row_from_json(rest.empty() ? nlohmann::json::object() : parse_json(rest), schema);
     std::vector<Row> rows;
@@ -487,6 +499,7 @@ class ScenarioParser {
     }
     for (const std::string& option : options) apply_option(txn, ascii_lower(option));
     txn.bound_width = std::max(txn.bound_width, schema().leaves().size());
+    count_operation();
     txn.operations.push_back(parse_operation(body));
   }
 
@@ -497,6 +510,9 @@ class ScenarioParser {
     if (found != scenario_.transactions.end()) {
       if (committed_.count(name)) throw InputError(name + " already tried to commit above");
       return *found;
+    }
+    if (scenario_.transactions.size() == kMaxScenarioTransactions) {
+      throw InputError("more than " + std::to_string(kMaxScenarioTransactions) + " transactions, the limit");
     }
     scenario_.transactions.push_back(ScenarioTransaction{
         name, {}, WriterSettings{name, StatsPresence::Collected, false, false, scenario_.options.mutant},
@@ -521,6 +537,7 @@ class ScenarioParser {
     ScenarioTransaction& step = declared(name, true);
     for (const std::string& option : options) apply_option(step, ascii_lower(option));
     step.bound_width = schema().leaves().size();
+    count_operation();
     step.operations.push_back(parse_operation(text));
     commit(name);
   }
@@ -528,6 +545,12 @@ class ScenarioParser {
   void commit(const std::string& name) {
     if (!committed_.insert(name).second) throw InputError(name + " is already in a commit line");
     scenario_.timeline.push_back({TimelineEvent::Kind::Commit, transaction_index(name)});
+  }
+
+  void count_operation() {
+    if (++operations_ > kMaxScenarioOperations) {
+      throw InputError("more than " + std::to_string(kMaxScenarioOperations) + " operations, the limit");
+    }
   }
 
   static void apply_option(ScenarioTransaction& txn, const std::string& option) {
@@ -940,6 +963,8 @@ class ScenarioParser {
   std::set<std::string> committed_;  // names already in a commit line or committed as a step
   int steps_ = 0;
   int line_number_ = 0;
+  size_t rows_written_ = 0;  // by `file` lines, INSERT and MERGE, against kMaxScenarioRows
+  size_t operations_ = 0;
 };
 
 }  // namespace
@@ -949,11 +974,8 @@ Scenario parse_scenario(std::string_view text, const std::string& source) {
 }
 
 Scenario load_scenario(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read scenario file '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_scenario(text.str(), path);
+  const std::string text = with_error_context("scenario file", [&] { return read_bounded_file(path); });
+  return parse_scenario(text, path);
 }
 
 const TransactionVerdict* ScenarioRun::verdict_of(size_t transaction) const {

@@ -6,6 +6,7 @@
 #include "model/sql/evaluator.h"
 #include "model/sql/printer.h"
 #include "smt/allowance_slice.h"
+#include "smt/crash_containment.h"
 #include "smt/expr_encoding.h"
 #include "smt/interval_decider.h"
 #include "smt/stats_encoding.h"
@@ -184,6 +185,7 @@ OracleCounters& OracleCounters::operator+=(const OracleCounters& o) {
   by_intervals += o.by_intervals;
   by_z3 += o.by_z3;
   cross_checked += o.cross_checked;
+  crashes += o.crashes;
   return *this;
 }
 
@@ -200,8 +202,15 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
     if (options_.record_smt2) last_smt2_ = "; impossible stats: " + *allowance.impossible + "\n";
     return ImpossibleStats{*allowance.impossible};
   }
-  const auto z3_answer = [&] {
-    return ask_z3(state_->ctx, state_->solver, options_, last_smt2_, predicate, schema, allowance);
+  const auto z3_answer = [&]() -> OracleResult {
+    const auto ask = [&] { return ask_z3(state_->ctx, state_->solver, options_, last_smt2_, predicate, schema, allowance); };
+    if (options_.contain_crashes) {
+      if (const std::optional<std::string> crash = crash_in_copy([&] { ask(); })) {
+        ++counters_.crashes;
+        return Unknown{"Z3 crashed on this query (" + *crash + " in a forked copy); the run goes on"};
+      }
+    }
+    return ask();
   };
   if (options_.intervals_first) {
     if (std::optional<OracleResult> decided = decide_by_intervals(predicate, schema, allowance)) {

@@ -22,6 +22,9 @@ struct OracleOptions {
   // With intervals_first: every Nth query the interval procedure decides is asked of Z3 too, and a
   // different definite answer is an InternalError. 0: never.
   size_t interval_cross_check_stride = 0;
+  // Run every Z3 query first in a forked copy of the process (smt/crash_containment.h), so that a
+  // crash inside Z3 ends as UNKNOWN for that query. Single-threaded callers only.
+  bool contain_crashes = false;
 };
 
 // Who answered how many queries (impossible stats, answered by neither, are not counted).
@@ -29,6 +32,7 @@ struct OracleCounters {
   size_t by_intervals = 0;
   size_t by_z3 = 0;
   size_t cross_checked = 0;  // interval answers Z3 confirmed or disputed
+  size_t crashes = 0;        // Z3 queries that killed their forked copy (contain_crashes)
   OracleCounters& operator+=(const OracleCounters& o);
 };
 

@@ -5,11 +5,11 @@
 #include <charconv>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string_view>
 
 #include "model/values/input_error.h"
+#include "model/values/input_limits.h"
 #include "model/values/temporal.h"
 #include "model/values/ascii_text.h"
 #include "model/values/exact_json.h"
@@ -34,29 +34,28 @@ std::optional<int64_t> commit_version(const std::string& name) {
   return version;
 }
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// The JSON commits present, sorted by version.
+// The JSON commits present, sorted by version; at most kMaxLogCommits of them.
 std::vector<int64_t> list_commits(const fs::path& log_dir) {
   std::vector<int64_t> versions;
-  for (const auto& entry : fs::directory_iterator(log_dir)) {
-    if (auto v = commit_version(entry.path().filename().string())) versions.push_back(*v);
+  std::error_code error;
+  for (fs::directory_iterator it(log_dir, error), end; !error && it != end; it.increment(error)) {
+    if (auto v = commit_version(it->path().filename().string())) versions.push_back(*v);
+    if (versions.size() > kMaxLogCommits) {
+      throw InputError(log_dir.string() + " holds more than " + std::to_string(kMaxLogCommits) +
+                       " JSON commits, the limit skipsound replays");
+    }
   }
+  if (error) throw InputError("cannot list " + log_dir.string() + ": " + error.message());
   std::sort(versions.begin(), versions.end());
   return versions;
 }
 
 std::optional<int64_t> last_checkpoint_version(const fs::path& log_dir) {
   const fs::path file = log_dir / "_last_checkpoint";
-  if (!fs::exists(file)) return std::nullopt;
+  std::error_code error;
+  if (!fs::exists(file, error)) return std::nullopt;
   try {
-    const auto j = parse_json(read_file(file));
+    const auto j = parse_json(read_bounded_file(file));
     return j.at("version").get<int64_t>();
   } catch (const nlohmann::json::exception& e) {
     throw InputError(file.string() + ": malformed _last_checkpoint: " + e.what());
@@ -265,7 +264,8 @@ Value partition_value_from_text(const std::optional<std::string>& text, const Da
 
 DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> version) {
   const fs::path log_dir = fs::path(dir) / "_delta_log";
-  if (!fs::is_directory(log_dir)) throw InputError("not a Delta table: " + log_dir.string() + " does not exist");
+  std::error_code error;
+  if (!fs::is_directory(log_dir, error)) throw InputError("not a Delta table: " + log_dir.string() + " does not exist");
   const std::vector<int64_t> versions = list_commits(log_dir);
   const std::optional<int64_t> checkpoint = last_checkpoint_version(log_dir);
   if (versions.empty()) {
@@ -288,9 +288,19 @@ DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> versi
                              ") ignored: replayed JSON commits 0.." + std::to_string(target) + " instead");
   }
   Replay replay;
+  std::uintmax_t log_bytes = 0;
   for (int64_t v = 0; v <= target; ++v) {
     replay.commit_file = (log_dir / version_file_name(v, ".json")).string();
-    for (const Action& action : parse_commit(read_file(replay.commit_file), replay.commit_file)) replay.apply(action);
+    const std::string commit = read_bounded_file(replay.commit_file);
+    if ((log_bytes += commit.size()) > kMaxLogBytes) {
+      throw InputError(log_dir.string() + ": commits 0.." + std::to_string(v) + " hold more than " +
+                       byte_size_text(kMaxLogBytes) + ", the limit skipsound replays");
+    }
+    for (const Action& action : parse_commit(commit, replay.commit_file)) replay.apply(action);
+    if (replay.live.size() > kMaxLiveFiles) {
+      throw InputError(replay.commit_file + ": more than " + std::to_string(kMaxLiveFiles) +
+                       " live files, the limit skipsound replays");
+    }
   }
   if (!replay.metadata) throw InputError(log_dir.string() + ": no metaData action in commits 0.." + std::to_string(target));
   if (!replay.protocol) throw InputError(log_dir.string() + ": no protocol action in commits 0.." + std::to_string(target));

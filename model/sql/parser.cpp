@@ -17,6 +17,7 @@
 #include <boost/optional.hpp>
 #include <boost/spirit/home/x3.hpp>
 
+#include "model/values/input_limits.h"
 #include "model/values/temporal.h"
 #include "model/values/utf8.h"
 #include "model/values/ascii_text.h"
@@ -1065,6 +1066,10 @@ std::optional<Value> folded_cast_literal(const Value& operand, const DataType& t
 }
 
 ExprPtr parse_predicate(std::string_view text) {
+  if (text.size() > kMaxPredicateBytes) {
+    throw InputError("predicate of " + std::to_string(text.size()) + " bytes, longer than the limit of " +
+                     std::to_string(kMaxPredicateBytes) + " bytes");
+  }
   validate_utf8(text);
   if (std::all_of(text.begin(), text.end(), is_space)) {
     throw InputError("empty predicate", 1, std::string(text));

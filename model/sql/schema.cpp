@@ -37,6 +37,18 @@ bool optional_bool(const json& object, const char* key, const std::string& where
 
 DataType type_from_json(const json& j, const std::string& where);
 
+// Spark refuses a struct with two fields of one name (compared case-insensitively), and Delta's
+// column mapping two of one physical name: stats and partition values are keyed by the name, so
+// two such columns would share them.
+void refuse_duplicate(const std::vector<StructField>& earlier, const StructField& field, const std::string& at) {
+  for (const StructField& e : earlier) {
+    if (ascii_iequals(e.name, field.name)) fail(at + ".name", "duplicate field name \"" + field.name + "\"");
+    if (!field.physical_name.empty() && e.physical_name == field.physical_name) {
+      fail(at + ".metadata", "duplicate physicalName \"" + field.physical_name + "\"");
+    }
+  }
+}
+
 std::vector<StructField> fields_from_json(const json& j, const std::string& where) {
   const json& fields = member(j, "fields", where);
   if (!fields.is_array()) fail(where + ".fields", "expected an array");
@@ -59,6 +71,7 @@ std::vector<StructField> fields_from_json(const json& j, const std::string& wher
         field.physical_name = physical->get<std::string>();
       }
     }
+    refuse_duplicate(out, field, at);
     out.push_back(std::move(field));
   }
   return out;

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "generators/file_case.h"
+#include "model/sql/printer.h"
 #include "generators/predicate_gen.h"
 #include "proofs/cli/cli.h"
 #include "proofs/corpus.h"
@@ -32,6 +33,7 @@ struct ExploreOptions {
   std::string mutant = "none";
   std::string save_dir;
   std::string cross_check = "none";
+  bool contain_crashes = false;
 };
 
 struct FormTally {
@@ -65,7 +67,7 @@ int explore_files(const ExploreOptions& options) {
   const auto mutant = options.mutant == "none" ? std::optional(Mutant::None) : mutant_from_name(options.mutant);
   if (!mutant) throw InputError("unknown mutant \"" + options.mutant + "\"");
   const uint64_t seed = options.seed.value_or(std::random_device{}());
-  std::cout << "seed " << seed << ", " << options.trials << " trials, mutant " << mutant_name(*mutant) << "\n";
+  std::cout << "seed " << seed << ", " << options.trials << " trials, mutant " << mutant_name(*mutant) << std::endl;
 
   const std::optional<smt::SecondSolverOptions> second = cross_check_solver(options.cross_check);
   std::optional<CrossChecker> cross_check;
@@ -76,6 +78,7 @@ int explore_files(const ExploreOptions& options) {
   oracle_options.record_smt2 = second.has_value();
   oracle_options.intervals_first = !second;
   oracle_options.interval_cross_check_stride = kIntervalCrossCheckStride;
+  oracle_options.contain_crashes = options.contain_crashes;
   smt::Oracle oracle(oracle_options);
   std::map<std::string, FormTally> by_form;
   FormTally total;
@@ -85,7 +88,12 @@ int explore_files(const ExploreOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   for (int trial = 0; trial < options.trials; ++trial) {
     const generators::FileCase c = generator(random.split(), trial % (kMaxRapidCheckSize + 1)).value();
+    const size_t crashes_before = oracle.counters().crashes;
     const CaseCheck check = check_case(c, &oracle, PerFileOptions{*mutant, OracleUse::Always});
+    if (oracle.counters().crashes > crashes_before) {
+      std::cout << "Z3 crashed on " << oracle.counters().crashes - crashes_before << " query(ies) of trial " << trial
+                << " (reported as unknown; replay: --seed " << seed << ")" << std::endl;
+    }
     for (size_t i = 0; i < c.predicates.size(); ++i) {
       const DecisionCheck& d = check.decisions[i];
       count(by_form[generators::predicate_form(*c.predicates[i])], d);
@@ -94,6 +102,11 @@ int explore_files(const ExploreOptions& options) {
         cross_check->check(d.oracle_smt2, smt::verdict_of(*d.oracle),
                            "explore-" + std::to_string(seed) + "-" + std::to_string(trial) + "-" + std::to_string(i));
       }
+      // Each finding is printed when it is found, so that a run that dies later keeps it.
+      if (is_finding(d.outcome)) {
+        std::cout << "finding: trial " << trial << " predicate " << i << " (" << to_sql(c.predicates[i])
+                  << "): " << outcome_name(d.outcome) << " (replay: --seed " << seed << ")" << std::endl;
+      }
       if (is_finding(d.outcome) && !options.save_dir.empty()) {
         const auto path = (std::filesystem::path(options.save_dir) /
                            ("finding-" + std::to_string(seed) + "-" + std::to_string(trial) + "-" +
@@ -101,12 +114,12 @@ int explore_files(const ExploreOptions& options) {
         save_corpus_case(CorpusCase{"found by skipsound explore --files", c.table, c.file, c.predicates[i],
                                     *mutant, seed, d.outcome},
                          path);
-        std::cout << "saved " << path << "\n";
+        std::cout << "saved " << path << std::endl;
         ++saved;
       }
     }
     if (check.first_finding && total.findings == 1) {
-      std::cout << render_case_failure(c, check, FindingOrigin{seed, *mutant, ""}) << "\n";
+      std::cout << render_case_failure(c, check, FindingOrigin{seed, *mutant, ""}) << std::endl;
     }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -116,6 +129,7 @@ int explore_files(const ExploreOptions& options) {
             << std::setw(9) << "unknown" << std::setw(9) << "findings" << "\n";
   for (const auto& [form, tally] : by_form) print_row(form, tally);
   print_row("total", total);
+  if (options.contain_crashes) std::cout << "Z3 crashes contained: " << oracle.counters().crashes << "\n";
   std::cout << "timing: " << std::fixed << std::setprecision(2) << seconds << " s, "
             << static_cast<long>(total.decisions / std::max(seconds, 1e-9)) << " decisions checked per second\n";
   const smt::OracleCounters& asked = oracle.counters();
@@ -141,6 +155,9 @@ void add_explore_command(CLI::App& app, int& exit_code) {
   command->add_option("--cross-check", options->cross_check,
                       "re-ask every sat/unsat answer in a second solver: cvc5 or none (default); "
                       "disagreeing queries go to --save's folder or a temporary one");
+  command->add_flag("--contain-crashes", options->contain_crashes,
+                    "run each Z3 query first in a forked copy of the process, so that a crash inside Z3 "
+                    "costs that query (reported as unknown, with the signal) instead of the run");
   command->callback([options, &exit_code] {
     if (!options->files) throw CLI::ValidationError("explore", "choose what to explore: --files");
     exit_code = explore_files(*options);

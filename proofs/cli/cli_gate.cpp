@@ -186,7 +186,8 @@ void add_gate_command(CLI::App& app, int& exit_code) {
                       "mutants to hunt (default all; 'none' skips the matrix): per-file " +
                           mutant_names(MutantScope::PerFile) + "; conflict-time " +
                           mutant_names(MutantScope::ConflictTime));
-  command->add_option("--threads", arguments->threads, "worker threads (default: all cores)");
+  command->add_option("--threads", arguments->threads, "worker threads (default: all cores)")
+      ->check(CLI::Range(1u, kMaxThreads));
   command->add_option("--junit", arguments->junit, "write JUnit XML here");
   command->add_option("--json", arguments->json, "write the report as JSON here");
   command->add_option("--out", arguments->out, "write one replayable file per finding into this directory");

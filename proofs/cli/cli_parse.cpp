@@ -1,9 +1,7 @@
 // `skipsound parse` and `skipsound eval`: a predicate bound against a schema, printed back as SQL
 // or JSON, or evaluated on one row (docs/semantics.md §2, §3).
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +11,7 @@
 #include "model/sql/printer.h"
 #include "model/sql/row.h"
 #include "proofs/cli/cli.h"
+#include "proofs/cli/file_inputs.h"
 #include "model/values/exact_json.h"
 
 namespace skipsound::cli {
@@ -20,12 +19,9 @@ namespace skipsound::cli {
 namespace {
 
 Schema schema_from_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read schema file " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
+  const std::string text = read_text_file(path);
   try {
-    return Schema::from_json_text(text.str());
+    return Schema::from_json_text(text);
   } catch (const SchemaError& e) {
     throw InputError("bad schema in " + path + ": " + e.what());
   } catch (const nlohmann::json::exception& e) {

@@ -55,7 +55,7 @@ void add_prove_command(CLI::App& app, int& exit_code) {
   command->add_option("--threads", args->threads,
                       "prove composition templates on this many threads (default: one per core); "
                       "verdicts and their order do not depend on it")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1u, kMaxThreads));
   command->add_flag("--all-types", args->all_types,
                     "also prove the rules on float (~80 s more) and the exactness converse on strings, "
                     "floating point, binary and boolean (most end UNKNOWN: Z3 times out on the quantifier)");

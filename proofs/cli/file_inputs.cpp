@@ -1,12 +1,12 @@
 #include "proofs/cli/file_inputs.h"
 
-#include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "model/log/delta_log.h"
 #include "model/values/input_error.h"
+#include "model/values/input_limits.h"
 #include "model/sql/row.h"
 #include "model/values/exact_json.h"
 
@@ -154,12 +154,6 @@ Mutant mutant_from_option(const std::string& name) {
   return *mutant;
 }
 
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string read_text_file(const std::string& path) { return read_bounded_file(path); }
 
 }  // namespace skipsound::cli

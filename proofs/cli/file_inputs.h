@@ -61,6 +61,7 @@ FileEvidence evidence_of(const CandidateFile& file, const LoadedFiles& files);
 // "none" or a mutant name; throws InputError naming an unknown one.
 Mutant mutant_from_option(const std::string& name);
 
+// The whole file, within the input limits of model/values/input_limits.h.
 std::string read_text_file(const std::string& path);
 
 }  // namespace skipsound::cli

@@ -18,9 +18,10 @@ int main(int argc, char** argv) {
   skipsound::cli::add_replay_command(app, exit_code);
   skipsound::cli::add_explore_command(app, exit_code);
   for (CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
-    // A command's own footer (the scenario format) comes before the exit codes.
+    // A command's own footer (the scenario format) comes before the exit codes and the limits.
     const std::string own = command->get_footer();
-    command->footer(own.empty() ? std::string(skipsound::cli::kExitCodesHelp) : own + "\n" + skipsound::cli::kExitCodesHelp);
+    const std::string common = std::string(skipsound::cli::kExitCodesHelp) + "\n" + skipsound::cli::input_limits_help();
+    command->footer(own.empty() ? common : own + "\n" + common);
   }
   try {
     app.parse(argc, argv);

@@ -88,7 +88,7 @@ INSTANTIATE_TEST_SUITE_P(Corpus, BadInput, ::testing::ValuesIn(load_cases()),
 TEST(BadInputCorpus, CoversEveryInputKind) {
   std::set<std::string> kinds;
   for (const BadInputCase& c : load_cases()) kinds.insert(c.name.substr(0, c.name.find('-')));
-  EXPECT_EQ(kinds, (std::set<std::string>{"predicate", "schema", "stats", "rows", "decisions", "scenario", "log"}));
+  EXPECT_EQ(kinds, (std::set<std::string>{"predicate", "schema", "stats", "rows", "decisions", "scenario", "log", "option"}));
 }
 
 }  // namespace

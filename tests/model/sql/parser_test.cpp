@@ -250,7 +250,10 @@ TEST(Parser, HostileInputsFinish) {
   std::string chain = "a";
   for (int i = 0; i < kMaxExprDepth; ++i) chain += "+a";
   EXPECT_EQ(error_of(chain + " > 0").first, "expression nested deeper than 16384 levels");
-  EXPECT_EQ(error_of(std::string(1 << 20, '-') + "a").first, "expression nested deeper than 16384 levels");
+  EXPECT_EQ(error_of(std::string((1 << 20) - 1, '-') + "a").first, "expression nested deeper than 16384 levels");
+  // Beyond kMaxPredicateBytes (model/values/input_limits.h) the text is refused unread.
+  EXPECT_EQ(error_of(std::string(1 << 20, '-') + "a").first,
+            "predicate of 1048577 bytes, longer than the limit of 1048576 bytes");
 }
 
 TEST(InputError, RenderPutsTheCaretUnderTheCharacter) {

@@ -74,6 +74,32 @@ TEST(SchemaJson, ErrorsNameTheLocation) {
                SchemaError);
 }
 
+// Found by fuzz_log: a column-mapping table whose schema held a column twice got stats that did
+// not read back the same (both columns share one stats key). Spark and Delta refuse such schemas.
+TEST(SchemaJson, RefusesDuplicateNamesAndPhysicalNames) {
+  const auto error_of = [](const std::string& fields) {
+    try {
+      Schema::from_json_text(R"({"type":"struct","fields":[)" + fields + "]}");
+    } catch (const SchemaError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(error_of(R"({"name":"a","type":"long"},{"name":"A","type":"integer"})")
+                .find("fields[1].name: duplicate field name \"A\""),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"name":"s","type":{"type":"struct","fields":[{"name":"x","type":"long"},)"
+                     R"({"name":"x","type":"long"}]}})")
+                .find("fields[0].type.fields[1].name: duplicate"),
+            std::string::npos);
+  const std::string mapped = R"("metadata":{"delta.columnMapping.physicalName":"col-1"})";
+  EXPECT_NE(error_of(R"({"name":"a","type":"long",)" + mapped + R"(},{"name":"b","type":"long",)" + mapped + "}")
+                .find("fields[1].metadata: duplicate physicalName \"col-1\""),
+            std::string::npos);
+  EXPECT_EQ(error_of(R"({"name":"a","type":"long"},{"name":"b","type":"long"})"), "accepted");
+  EXPECT_EQ(error_of(R"({"name":"s","type":{"type":"struct","fields":[{"name":"s","type":"long"}]}})"), "accepted");
+}
+
 TEST(SchemaLookup, CaseInsensitiveAndNearest) {
   const Schema s = Schema::from_json_text(
       fixture_schema("table_with_null_stats_in_notnull_struct", "00000000000000000000.json"));
