@@ -41,6 +41,7 @@
 #include "model/mutants/mutant.h"
 #include "proofs/exhaustive_cross_check.h"
 #include "proofs/explorer.h"
+#include "proofs/gate_coverage.h"
 
 namespace skipsound {
 
@@ -68,6 +69,8 @@ struct GateOptions {
   std::string cross_check_dir;  // where disagreeing queries go; empty = a temporary folder
   // The per-file oracle tries smt/interval_decider.h before Z3 (--oracle-engine); false: Z3 only.
   bool interval_oracle = true;
+  // A full run (the CLI's defaults): a coverage row never reached fails the gate.
+  bool require_coverage = false;
 };
 
 inline constexpr size_t kCrossCheckCaseStride = 10;
@@ -87,6 +90,7 @@ struct PerFileResult {
   size_t decisions = 0;
   size_t failing_cases = 0;
   std::string first_failure;  // Alive2-style report of the first failing case
+  std::string first_failure_case;  // its replayable corpus case (proofs/corpus.h), for --out
   double seconds = 0;
   smt::OracleCounters oracle;  // who answered the per-file queries
   std::map<std::string, size_t> outcomes;  // decisions by outcome_name ("kept", "missed-skip", ...)
@@ -137,6 +141,7 @@ struct GateReport {
   std::vector<MutantResult> mutants;
   std::optional<ExhaustiveReport> exhaustive;  // the bounded exhaustive cross-check, when run
   std::optional<CrossCheckTally> cross_check;
+  GateCoverage coverage;  // what this run reached (proofs/gate_coverage.h)
   double seconds = 0;
 
   GateOutcome outcome() const;

@@ -134,11 +134,12 @@ PerFileCounterexample shrink_file_case(uint64_t seed, Mutant mutant, bool interv
   const FindingOrigin origin{seed, mutant, "skipsound replay FILE"};
   out.report = render_case_failure(c, check, origin);
   out.headline = out.report.substr(0, out.report.find('\n'));
-  if (check.first_finding) {
-    const DecisionCheck& d = check.decisions[*check.first_finding];
-    const CorpusCase corpus{out.headline, c.table, c.file, c.predicates[*check.first_finding], mutant, seed, d.outcome};
-    out.corpus_json = corpus_case_to_json(corpus).dump(2) + "\n";
-  }
+  // A case whose stats or log fail without a decision finding replays through its first predicate.
+  const size_t shown = check.first_finding.value_or(0);
+  CorpusCase corpus{out.headline, c.table, c.file, c.predicates[shown], mutant, seed, check.decisions[shown].outcome};
+  corpus.expected_stats_inconsistent = check.stats_inconsistent();
+  corpus.expected_log_differs = !check.log.consistent();
+  out.corpus_json = corpus_case_to_json(corpus).dump(2) + "\n";
   return out;
 }
 

@@ -323,6 +323,8 @@ class ScenarioParser {
       txn.settings.force_not_blind = true;
     } else if (option == "no-stats") {
       txn.settings.stats = StatsPresence::Missing;
+    } else if (option == "blind-unknown") {
+      txn.settings.blind_flag_unknown = true;
     } else {
       throw InputError("unknown transaction option '" + option + "'");
     }

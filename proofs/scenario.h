@@ -27,7 +27,8 @@
 //   T2 [whole-table-read]: DELETE WHERE x > 10   same name add more scans (at most one write).
 //                                           Options in brackets: whole-table-read (also records
 //                                           a whole-table read), not-blind (commit info says
-//                                           isBlindAppend=false), no-stats (writes without stats)
+//                                           isBlindAppend=false), no-stats (writes without stats),
+//                                           blind-unknown (commit info without isBlindAppend)
 //   Operations (predicates in the SQL syntax of model/sql/parser.h):
 //     INSERT <rows>                         rows as in `file`: a JSON array or `range ...`
 //     SELECT [WHERE <predicate>]            a read only

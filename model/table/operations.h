@@ -64,6 +64,7 @@ struct WriterSettings {
   bool reads_whole_table = false;     // records a whole-table read besides the scans
   bool force_not_blind = false;       // commit info says isBlindAppend=false whatever happened
   Mutant writer_mutant = Mutant::None;  // a writer-side mutant (string-max-plain-prefix) its stats take
+  bool blind_flag_unknown = false;    // commit info carries no isBlindAppend (engines that omit it)
 };
 
 struct OperationResult {
