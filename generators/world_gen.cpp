@@ -176,7 +176,8 @@ std::vector<WorldFile> initial_files(const World& w) {
       files[k].rows.push_back(r);
     }
     // A file an earlier DV delete touched: its removal then carries that DV (docs/semantics.md §7).
-    if (w.deletion_vectors && rows > 1 && one_in(3)) files[k].deleted.push_back(*uniform_in(0, rows));
+    const bool earlier_delete = w.category == WorldCategory::WideDv || one_in(3);
+    if (w.deletion_vectors && rows > 1 && earlier_delete) files[k].deleted.push_back(*uniform_in(0, rows));
   }
   return files;
 }
