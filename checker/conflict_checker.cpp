@@ -5,6 +5,7 @@
 
 #include "checker/scan_planner.h"
 #include "checker/stats_eligibility.h"
+#include "model/coverage/coverage.h"
 #include "model/values/enum_names.h"
 
 namespace skipsound {
@@ -28,7 +29,7 @@ std::optional<ConflictKind> conflict_kind_from_exception_name(std::string_view n
   return kExceptionNames.value(name);
 }
 
-IsolationLevel isolation_to_use(const Commit& commit, IsolationLevel table_level) {
+IsolationLevel isolation_to_use(const Commit& commit, IsolationLevel table_level, Mutant mutant) {
   // Row-tracking domain metadata is the one non-file action that still allows the downgrade.
   const bool only_file_actions =
       std::all_of(commit.other_actions.begin(), commit.other_actions.end(), [](const Action& a) {
@@ -41,12 +42,30 @@ IsolationLevel isolation_to_use(const Commit& commit, IsolationLevel table_level
                   [](const TableFile& f) { return f.data_change; }) ||
       std::any_of(commit.removes.begin(), commit.removes.end(),
                   [](const FileRemoval& r) { return r.data_change; });
-  if (data_changed) return table_level;
+  if (data_changed && mutant != Mutant::SnapshotIgnoresDatachange) return table_level;
   if (table_level == IsolationLevel::WriteSerializable && commit.changes_data) return table_level;
   return IsolationLevel::SnapshotIsolation;
 }
 
 namespace {
+
+using coverage::Probe;
+
+coverage::Probe isolation_probe(IsolationLevel level) {
+  switch (level) {
+    case IsolationLevel::Serializable: return Probe::IsolationSerializable;
+    case IsolationLevel::WriteSerializable: return Probe::IsolationWriteSerializable;
+    case IsolationLevel::SnapshotIsolation: return Probe::IsolationSnapshot;
+  }
+  return Probe::IsolationSerializable;
+}
+
+// Counts a check as run, and as failed when it returns a conflict.
+std::optional<Conflict> counted(Probe ran, Probe failed, std::optional<Conflict> outcome) {
+  coverage::hit(ran);
+  if (outcome) coverage::hit(failed);
+  return outcome;
+}
 
 template <class A>
 std::vector<const A*> actions_of(const Commit& commit) {
@@ -162,13 +181,24 @@ LoserReads loser_reads(const Transaction& loser, const StatsEligibility& eligibi
 
 ConflictCheck check_appends(const Transaction& loser, const Table& snapshot, const Commit& winner,
                             const ConflictCheckOptions& options) {
-  if (loser.commit.is_blind_append()) return {NoConflict{"append check: the loser is a blind append"}, {}};
+  coverage::hit(Probe::CheckAppend);
+  if (loser.commit.is_blind_append()) {
+    coverage::hit(Probe::CheckAppendBlindLoser);
+    return {NoConflict{"append check: the loser is a blind append"}, {}};
+  }
   const IsolationLevel isolation =
-      isolation_to_use(loser.commit, snapshot.properties().isolation);
+      isolation_to_use(loser.commit, snapshot.properties().isolation, options.mutant);
+  // Unknown counts as not blind (docs/semantics.md §7), unless unknown-blind-as-blind reads it as blind.
+  const bool winner_blind = options.mutant == Mutant::UnknownBlindAsBlind
+                                ? winner.info.is_blind_append.value_or(true)
+                                : winner.is_blind_append();
   const bool checks_adds =
       isolation == IsolationLevel::Serializable ||
-      (isolation == IsolationLevel::WriteSerializable &&
-       (!winner.is_blind_append() || loser.commit.has_metadata()));
+      (isolation == IsolationLevel::WriteSerializable && (!winner_blind || loser.commit.has_metadata()));
+  coverage::hit(isolation_probe(isolation));
+  if (isolation == IsolationLevel::WriteSerializable && !checks_adds) {
+    coverage::hit(Probe::IsolationWriteSerializableBlindWinner);
+  }
   const std::string level = isolation_level_name(isolation);
   if (!checks_adds || winner.adds.empty()) {
     return {NoConflict{"append check (" + level + "): no added file to check"}, {}};
@@ -181,6 +211,7 @@ ConflictCheck check_appends(const Transaction& loser, const Table& snapshot, con
       ConflictFilterOptions{options.conflict_data_skipping, options.mutant, winner_operation(winner)});
   for (const CandidateOutcome& file : check.filtered.files) {
     if (file.verdict == CandidateVerdict::Survives) {
+      coverage::hit(Probe::CheckAppendConflict);
       return {Conflict{ConflictKind::ConcurrentAppend, "added file " + file.path + " (" + level + "): " + file.reason,
                        file.path},
               std::move(check)};
@@ -190,10 +221,17 @@ ConflictCheck check_appends(const Transaction& loser, const Table& snapshot, con
   return {std::move(none), std::move(check)};
 }
 
-std::optional<Conflict> check_deletes(const Transaction& loser, const Commit& winner) {
+// Paths are compared without their deletion vectors (docs/semantics.md §7); the
+// delete-read-compares-dv mutant keys a removal as the log replay does, by path and DV.
+std::string removal_key(const FileRemoval& removed, Mutant mutant) {
+  if (mutant != Mutant::DeleteReadComparesDv || removed.deleted.empty()) return removed.path;
+  return removed.path + "#dv" + std::to_string(removed.deleted.size());
+}
+
+std::optional<Conflict> check_delete_read(const Transaction& loser, const Commit& winner, Mutant mutant) {
   for (const FileRemoval& removed : winner.removes) {
     const auto& read = loser.reads.files;
-    if (std::find(read.begin(), read.end(), removed.path) != read.end()) {
+    if (std::find(read.begin(), read.end(), removal_key(removed, mutant)) != read.end()) {
       return Conflict{ConflictKind::ConcurrentDeleteRead,
                       "the winner removed " + removed.path + ", which the loser read", removed.path};
     }
@@ -203,6 +241,10 @@ std::optional<Conflict> check_deletes(const Transaction& loser, const Commit& wi
                     "the winner removed " + winner.removes.front().path + " and the loser read the whole table",
                     winner.removes.front().path};
   }
+  return std::nullopt;
+}
+
+std::optional<Conflict> check_delete_delete(const Transaction& loser, const Commit& winner) {
   for (const FileRemoval& removed : winner.removes) {
     for (const FileRemoval& mine : loser.commit.removes) {
       if (mine.path == removed.path) {
@@ -218,12 +260,25 @@ std::optional<Conflict> check_deletes(const Transaction& loser, const Commit& wi
 
 ConflictCheck check_conflict(const Transaction& loser, const Table& loser_snapshot, const Commit& winner,
                              const ConflictCheckOptions& options) {
-  if (auto c = check_protocol(loser, loser_snapshot, winner)) return {*c, {}};
-  if (auto c = check_metadata(loser_snapshot, winner)) return {*c, {}};
-  if (auto c = check_domains_and_app_ids(loser, winner)) return {*c, {}};
+  if (auto c = counted(Probe::CheckProtocol, Probe::CheckProtocolConflict, check_protocol(loser, loser_snapshot, winner))) {
+    return {*c, {}};
+  }
+  if (auto c = counted(Probe::CheckMetadata, Probe::CheckMetadataConflict, check_metadata(loser_snapshot, winner))) {
+    return {*c, {}};
+  }
+  if (auto c = counted(Probe::CheckTransactions, Probe::CheckTransactionsConflict,
+                       check_domains_and_app_ids(loser, winner))) {
+    return {*c, {}};
+  }
   ConflictCheck appends = check_appends(loser, loser_snapshot, winner, options);
   if (std::holds_alternative<Conflict>(appends.outcome)) return appends;
-  if (auto c = check_deletes(loser, winner)) appends.outcome = *c;
+  if (auto c = counted(Probe::CheckDeleteRead, Probe::CheckDeleteReadConflict,
+                       check_delete_read(loser, winner, options.mutant))) {
+    appends.outcome = *c;
+  } else if (auto d = counted(Probe::CheckDeleteDelete, Probe::CheckDeleteDeleteConflict,
+                              check_delete_delete(loser, winner))) {
+    appends.outcome = *d;
+  }
   return appends;
 }
 

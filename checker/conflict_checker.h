@@ -44,7 +44,8 @@ struct ConflictCheckOptions {
 // Delta's isolation for a commit: the table's level, or SnapshotIsolation when every action is a
 // file action without dataChange (and, under WriteSerializable, the operation changes no data);
 // an empty commit drops too.
-IsolationLevel isolation_to_use(const Commit& commit, IsolationLevel table_level);
+// Under snapshot-ignores-datachange (docs/semantics.md §8) the dataChange condition is dropped.
+IsolationLevel isolation_to_use(const Commit& commit, IsolationLevel table_level, Mutant mutant = Mutant::None);
 
 // What the append check looked at: the winner's added files and the conflict filter's verdict on
 // each, so that every exclusion can be put to an oracle without re-running the filter.

@@ -5,6 +5,7 @@
 
 #include "checker/partition_match.h"
 #include "checker/skipping_builder.h"
+#include "model/coverage/coverage.h"
 #include "model/values/input_error.h"
 
 namespace skipsound {
@@ -41,8 +42,10 @@ void apply_data_skipping(const LoserReads& loser, const std::vector<CandidateFil
                          ConflictFilterResult& result) {
   const bool every_read_must_keep = options.mutant == Mutant::AndAcrossReads;
   std::vector<bool> survives(added.size(), every_read_must_keep);
+  if (loser.reads.size() > 1) coverage::hit(coverage::Probe::ConflictSeveralReads);
   for (const ReadPredicate& read : loser.reads) {
     const auto predicate = build_conjunction(eligible_data_filters(read), eligibility, options.mutant);
+    if (!predicate) coverage::hit(coverage::Probe::ConflictReadWithoutFilter);
     for (size_t i = 0; i < added.size(); ++i) {
       // The verdict alone: every commit attempt runs this for each (file, read), and the text of
       // decide_file is for reports.
@@ -67,6 +70,7 @@ void apply_data_skipping(const LoserReads& loser, const std::vector<CandidateFil
 // partition predicates) — deliberately not read by read.
 void apply_partition_filters(const LoserReads& loser, const std::vector<CandidateFile>& added,
                              ConflictFilterResult& result) {
+  coverage::hit(coverage::Probe::ConflictPartitionStep);
   for (size_t i = 0; i < added.size(); ++i) {
     const bool some_read_matches =
         std::any_of(loser.reads.begin(), loser.reads.end(), [&](const ReadPredicate& read) {
@@ -87,6 +91,7 @@ ConflictFilterResult filter(const LoserReads& loser, const std::vector<Candidate
                       "append-suppression mutant: an UPDATE/DELETE winner's adds are not checked");
   }
   if (loser.whole_table && options.mutant != Mutant::SkipWholeTableRead) {
+    coverage::hit(coverage::Probe::ConflictWholeTableRead);
     return every_file(added, CandidateVerdict::Survives, "whole-table read: every added file counts");
   }
   if (loser.reads.empty() && options.mutant == Mutant::EmptyReadsSkipAll) {
@@ -96,8 +101,10 @@ ConflictFilterResult filter(const LoserReads& loser, const std::vector<Candidate
   // Every survivor carries its reason; the partition step below may still exclude it.
   ConflictFilterResult result;
   if (!options.data_skipping_enabled) {
+    coverage::hit(coverage::Probe::ConflictFlagOff);
     result = every_file(added, CandidateVerdict::Survives, "data skipping off: partition filters only");
   } else if (loser.reads.empty()) {
+    coverage::hit(coverage::Probe::ConflictNoReadPredicate);
     result = every_file(added, CandidateVerdict::Survives, "no recorded read predicate: data skipping keeps every file");
   } else {
     result = every_file(added, CandidateVerdict::Survives, "data skipping per read, OR across reads");
@@ -133,9 +140,11 @@ ConflictFilterResult filter_conflict_candidates(const LoserReads& loser,
   try {
     return filter(loser, added, eligibility, options);
   } catch (const InputError& e) {
+    coverage::hit(coverage::Probe::ConflictErrorKeepsAll);
     return every_file(added, CandidateVerdict::Survives,
                       std::string("error, every file kept: ") + e.what());
   } catch (const std::exception& e) {
+    coverage::hit(coverage::Probe::ConflictErrorKeepsAll);
     ConflictFilterResult kept = every_file(added, CandidateVerdict::Survives,
                                            std::string("unexpected error, every file kept: ") + e.what());
     kept.unexpected_error = e.what();

@@ -19,8 +19,13 @@ StatReadContext context_for(const FileView& file, const Schema& schema, Mutant m
 }
 
 // keep = (expr IS TRUE) OR NOT verified
-FileVerdict keep_rule(Truth expr, VerificationOutcome verification) {
+FileVerdict keep_rule(const SkipExpr& e, Truth expr, VerificationOutcome verification) {
   const bool keep = expr == Truth::True || verification == VerificationOutcome::Failed;
+  if (expr == Truth::True) coverage::hit(coverage::Probe::KeepExpressionTrue);
+  if (!keep) {
+    coverage::hit(coverage::Probe::SkipDecided);
+    credit_skip(e);
+  }
   return keep ? FileVerdict::Keep : FileVerdict::Skip;
 }
 
@@ -54,9 +59,10 @@ FileDecision decide_file(const std::optional<SkippingPredicate>& predicate, cons
     SkipTrace trace;
     const Truth expr = truth_of_value(evaluate_skip_traced(*predicate->expr, ctx, trace));
     decision.evaluation = std::move(trace);
-    decision.verdict = keep_rule(expr, decision.verification.outcome);
+    decision.verdict = keep_rule(*predicate->expr, expr, decision.verification.outcome);
     decision.reason = explain(decision.verdict, expr, decision.verification, schema);
   } catch (const std::exception& e) {
+    coverage::hit(coverage::Probe::KeepEvaluationError);
     decision.verdict = FileVerdict::Keep;
     decision.reason = std::string("kept: the skipping expression could not be evaluated: ") + e.what();
   }
@@ -69,8 +75,9 @@ FileVerdict decide_verdict(const SkippingPredicate& predicate, const FileView& f
   const StatsVerification verification = verify_stats(predicate.referenced, ctx);
   if (verification.outcome == VerificationOutcome::Failed) return FileVerdict::Keep;
   try {
-    return keep_rule(evaluate_skip_truth(*predicate.expr, ctx), verification.outcome);
+    return keep_rule(*predicate.expr, evaluate_skip_truth(*predicate.expr, ctx), verification.outcome);
   } catch (const std::exception&) {
+    coverage::hit(coverage::Probe::KeepEvaluationError);
     return FileVerdict::Keep;
   }
 }

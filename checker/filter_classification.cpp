@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "model/coverage/coverage.h"
 #include "model/values/ascii_text.h"
 
 namespace skipsound {
@@ -52,8 +53,10 @@ ClassifiedFilters classify_filters(const ExprPtr& predicate, const StatsEligibil
   ClassifiedFilters result;
   for (const ExprPtr& filter : split_conjuncts(predicate)) {
     if (!is_deterministic(*filter) || references_metadata_column(*filter)) {
+      coverage::hit(coverage::Probe::FilterIneligibleDropped);
       result.dropped.push_back(filter);
     } else if (only_partition_columns(*filter, eligibility)) {
+      coverage::hit(coverage::Probe::FilterPartition);
       result.read.partition_filters.push_back(filter);
     } else {
       result.read.data_filters.push_back(filter);

@@ -9,6 +9,8 @@ namespace skipsound {
 
 namespace {
 
+using coverage::Probe;
+
 bool references_column(const Expr& e) {
   if (e.kind == ExprKind::Column) return true;
   return std::any_of(e.children.begin(), e.children.end(),
@@ -19,13 +21,14 @@ bool is_bound_column(const Expr& e) { return e.kind == ExprKind::Column && e.lea
 
 // Leaves "none" sides out of an AND.
 SkipExprPtr and_of_buildable(SkipExprPtr a, SkipExprPtr b) {
-  if (a && b) return skip_and(std::move(a), std::move(b));
-  return a ? a : b;
+  if (a && b) return built_by(Probe::RuleAnd, skip_and(std::move(a), std::move(b)));
+  if (!a && !b) return nullptr;
+  return built_by(Probe::RuleAndOneSide, a ? a : b);
 }
 
 SkipExprPtr or_of_both(SkipExprPtr a, SkipExprPtr b) {
-  if (a && b) return skip_or(std::move(a), std::move(b));
-  return nullptr;
+  if (a && b) return built_by(Probe::RuleOr, skip_or(std::move(a), std::move(b)));
+  return built_by(Probe::RuleOr, nullptr);
 }
 
 SkipExprPtr long_literal(int64_t v) { return skip_literal(Value::integral(TypeKind::Long, v)); }
@@ -101,7 +104,7 @@ class Builder {
       : eligibility_(eligibility), mutant_(mutant) {}
 
   SkipExprPtr build(const Expr& e) const {
-    if (!references_column(e)) return nullptr;
+    if (!references_column(e)) return built_by(Probe::RuleLiteralsOnly, nullptr);
     // A predicate over literals only is not evaluated here (docs/semantics.md §5.3).
     switch (e.kind) {
       // a AND b TRUE on a row needs both TRUE there: either side alone still bounds the file.
@@ -121,10 +124,12 @@ class Builder {
       case ExprKind::In: return build_in(e);
       // Spark defines c BETWEEN x AND y as c >= x AND c <= y.
       case ExprKind::Between:
-        return build(*make_and(make_compare(CompareOp::Ge, e.children[0], e.children[1]),
-                               make_compare(CompareOp::Le, e.children[0], e.children[2])));
+        return built_by(Probe::RuleBetween, build(*make_and(make_compare(CompareOp::Ge, e.children[0], e.children[1]),
+                                                            make_compare(CompareOp::Le, e.children[0], e.children[2]))));
+      case ExprKind::Column:  // a boolean column has no min/max
+        return built_by(e.type.kind == TypeKind::Boolean ? Probe::RuleBareBoolean : Probe::RuleNoneOther, nullptr);
       // RLIKE, LIKE ANY / ALL, CASE: Delta has no rule (constructDataFilters' `case _ => None`).
-      default: return nullptr;  // bare columns, casts, other functions, arithmetic
+      default: return built_by(Probe::RuleNoneOther, nullptr);  // casts, other functions, arithmetic
     }
   }
 
@@ -133,45 +138,65 @@ class Builder {
     // NOT is pushed to the atoms with 3VL-valid equivalences (De Morgan, double negation).
     switch (operand.kind) {
       case ExprKind::And:
-        return build(*make_or(make_not(operand.children[0]), make_not(operand.children[1])));
+        return built_by(Probe::RuleNotJunction,
+                        build(*make_or(make_not(operand.children[0]), make_not(operand.children[1]))));
       case ExprKind::Or:
-        return build(*make_and(make_not(operand.children[0]), make_not(operand.children[1])));
-      case ExprKind::Not: return build(*operand.children[0]);
+        return built_by(Probe::RuleNotJunction,
+                        build(*make_and(make_not(operand.children[0]), make_not(operand.children[1]))));
+      case ExprKind::Not: return built_by(Probe::RuleNotNot, build(*operand.children[0]));
       case ExprKind::IsNull: return build_is_not_null(*operand.children[0]);
       case ExprKind::IsNotNull: return build_is_null(*operand.children[0], 0);
       case ExprKind::Compare: return build_negated_compare(operand);
-      default: return nullptr;  // NOT IN, NOT LIKE, NOT BETWEEN, NOT b, ...
+      default: return built_by(Probe::RuleNoneOther, nullptr);  // NOT IN, NOT LIKE, NOT BETWEEN, NOT b, ...
     }
   }
 
+  // The comparison with its literal on the right; a literal written on the left is swapped.
+  static std::optional<ColumnComparison> column_comparison(const Expr& compare) {
+    auto cmp = as_column_comparison(compare);
+    if (!cmp) {
+      coverage::hit(Probe::RuleNoneOther);  // column vs column, casts, functions, arithmetic
+    } else if (compare.children[0]->kind == ExprKind::Literal) {
+      coverage::hit(Probe::RuleLiteralLeft);
+    }
+    return cmp;
+  }
+
   SkipExprPtr build_compare(const Expr& compare) const {
-    const auto cmp = as_column_comparison(compare);
-    if (!cmp) return nullptr;  // column vs column, casts, functions, arithmetic
+    const auto cmp = column_comparison(compare);
+    if (!cmp) return nullptr;
     if (cmp->op == CompareOp::NullSafeEq) {
       // c <=> NULL is c IS NULL; c <=> v (v non-null) is TRUE iff c IS NOT NULL AND c = v.
-      if (cmp->literal.is_null()) return null_count_positive(cmp->leaf);
-      return and_of_buildable(not_all_null(cmp->leaf),
-                              column_vs_literal(CompareOp::Eq, cmp->leaf, cmp->literal));
+      if (cmp->literal.is_null()) return built_by(Probe::RuleNullSafeNull, null_count_positive(cmp->leaf));
+      return built_by(Probe::RuleNullSafeEq, and_of_buildable(not_all_null(cmp->leaf),
+                                                              column_vs_literal(CompareOp::Eq, cmp->leaf, cmp->literal)));
     }
     return column_vs_literal(cmp->op, cmp->leaf, cmp->literal);
   }
 
   SkipExprPtr build_negated_compare(const Expr& compare) const {
-    const auto cmp = as_column_comparison(compare);
+    const auto cmp = column_comparison(compare);
     if (!cmp) return nullptr;
     // NOT (c op v) is TRUE iff the complementary comparison is (both are NULL on a NULL c).
-    if (cmp->op != CompareOp::NullSafeEq) return column_vs_literal(negate(cmp->op), cmp->leaf, cmp->literal);
+    if (cmp->op != CompareOp::NullSafeEq) {
+      return built_by(Probe::RuleNotCompare, column_vs_literal(negate(cmp->op), cmp->leaf, cmp->literal));
+    }
     // NOT (c <=> NULL) is c IS NOT NULL.
-    if (cmp->literal.is_null()) return not_all_null(cmp->leaf);
+    if (cmp->literal.is_null()) return built_by(Probe::RuleNullSafeNull, not_all_null(cmp->leaf));
     // NOT (c <=> v): c is NULL or differs from v.
     const SkipExprPtr differs = column_vs_literal(CompareOp::Ne, cmp->leaf, cmp->literal);
-    if (!differs) return nullptr;
-    return skip_or(null_count_positive(cmp->leaf), differs);
+    if (!differs) return built_by(Probe::RuleNotNullSafeEq, nullptr);
+    return built_by(Probe::RuleNotNullSafeEq, skip_or(null_count_positive(cmp->leaf), differs));
   }
 
   // The min/max rules; none when the table records no min/max for the column.
   SkipExprPtr column_vs_literal(CompareOp op, int leaf, const Value& v) const {
-    if (!eligibility_.collects_min_max(leaf)) return nullptr;
+    if (!eligibility_.collects_min_max(leaf)) return built_by(Probe::RuleNoMinMax, nullptr);
+    const Probe rule = op == CompareOp::Eq ? Probe::RuleEq : op == CompareOp::Ne ? Probe::RuleNe : Probe::RuleRange;
+    return built_by(rule, min_max_rule(op, leaf, v));
+  }
+
+  SkipExprPtr min_max_rule(CompareOp op, int leaf, const Value& v) const {
     auto min = [&] { return skip_stat(StatKind::Min, leaf); };
     auto max = [&] { return skip_stat(StatKind::Max, leaf); };
     auto lit = [&] { return skip_literal(v); };
@@ -201,13 +226,13 @@ class Builder {
 
   // c IS NULL can only hold if some physical row is NULL: nullCount(c) > 0 (widening only grows it).
   SkipExprPtr null_count_positive(int leaf) const {
-    if (!eligibility_.usable_for_null_tests(leaf)) return nullptr;
+    if (!eligibility_.usable_for_null_tests(leaf)) return built_by(Probe::RuleNoMinMax, nullptr);
     return skip_compare(CompareOp::Gt, skip_stat(StatKind::NullCount, leaf), long_literal(0));
   }
 
   // c IS NOT NULL can only hold if not every row is NULL: nullCount(c) < numRecords.
   SkipExprPtr not_all_null(int leaf) const {
-    if (!eligibility_.usable_for_null_tests(leaf)) return nullptr;
+    if (!eligibility_.usable_for_null_tests(leaf)) return built_by(Probe::RuleNoMinMax, nullptr);
     return skip_compare(CompareOp::Lt, skip_stat(StatKind::NullCount, leaf),
                         skip_stat(StatKind::NumRecords));
   }
@@ -215,7 +240,7 @@ class Builder {
   // `e IS NOT NULL`: can e be non-NULL on some row of the file?
   SkipExprPtr build_is_not_null(const Expr& e) const {
     switch (e.kind) {
-      case ExprKind::Column: return is_bound_column(e) ? not_all_null(e.leaf) : nullptr;
+      case ExprKind::Column: return built_by(Probe::RuleIsNotNull, is_bound_column(e) ? not_all_null(e.leaf) : nullptr);
       // A NULL literal is NULL on every row; another literal gives no condition.
       case ExprKind::Literal: return e.literal.is_null() ? skip_literal(Value::boolean(false)) : nullptr;
       // NULL whenever an operand is NULL, so non-NULL only where every operand is (<=> is never NULL).
@@ -242,21 +267,22 @@ class Builder {
   // `e IS NULL`: can e be NULL on some row of the file?
   SkipExprPtr build_is_null(const Expr& e, int depth) const {
     switch (e.kind) {
-      case ExprKind::Column: return is_bound_column(e) ? null_count_positive(e.leaf) : nullptr;
+      case ExprKind::Column:
+        return built_by(Probe::RuleIsNull, is_bound_column(e) ? null_count_positive(e.leaf) : nullptr);
       // A literal is NULL on every row or on none.
       case ExprKind::Literal: return skip_literal(Value::boolean(e.literal.is_null()));
       // Comparisons, NOT and starts-with are strict: NULL only when some operand is NULL.
       // (<=> is never NULL; it gets no rule rather than a constant.)
       case ExprKind::Compare:
-        if (e.cmp_op == CompareOp::NullSafeEq) return nullptr;
-        return any_child_null(e, depth);
-      case ExprKind::Not: return build_is_null(*e.children[0], depth);
-      case ExprKind::Like: return like_prefix(e) ? any_child_null(e, depth) : nullptr;
+        if (e.cmp_op == CompareOp::NullSafeEq) return built_by(Probe::RuleNoneOther, nullptr);
+        return built_by(Probe::RuleExprIsNull, any_child_null(e, depth));
+      case ExprKind::Not: return built_by(Probe::RuleExprIsNull, build_is_null(*e.children[0], depth));
+      case ExprKind::Like: return built_by(Probe::RuleExprIsNull, like_prefix(e) ? any_child_null(e, depth) : nullptr);
       // StartsWith is strict too (Delta lists it among the null-intolerant expressions).
-      case ExprKind::Call: return call_prefix(e) ? any_child_null(e, depth) : nullptr;
+      case ExprKind::Call: return built_by(Probe::RuleExprIsNull, call_prefix(e) ? any_child_null(e, depth) : nullptr);
       case ExprKind::And:
-      case ExprKind::Or: return build_junction_is_null(e, depth);
-      default: return nullptr;
+      case ExprKind::Or: return built_by(Probe::RuleJunctionIsNull, build_junction_is_null(e, depth));
+      default: return built_by(Probe::RuleNoneOther, nullptr);
     }
   }
 
@@ -285,35 +311,35 @@ class Builder {
   }
 
   SkipExprPtr build_starts_with(const Expr& value, const std::optional<std::string>& prefix) const {
-    if (!prefix || !is_bound_column(value) || !eligibility_.collects_min_max(value.leaf)) {
-      return nullptr;
-    }
+    if (!prefix || !is_bound_column(value)) return built_by(Probe::RuleNoneOther, nullptr);
+    if (!eligibility_.collects_min_max(value.leaf)) return built_by(Probe::RuleNoMinMax, nullptr);
     // c LIKE 's%' can only hold if substr(min(c)) <= s <= substr(max(c)), lengths in code points:
     // substr(·, 1, n) is monotone in code-point order, and truncated stats still bound.
     const int length = static_cast<int>(code_point_count(*prefix));
     const SkipExprPtr s = skip_literal(Value::string(*prefix));
-    return skip_and(
-        skip_compare(CompareOp::Le, skip_substr(skip_stat(StatKind::Min, value.leaf), length), s),
-        skip_compare(CompareOp::Ge, skip_substr(skip_stat(StatKind::Max, value.leaf), length), s));
+    return built_by(Probe::RuleStartsWith,
+                    skip_and(skip_compare(CompareOp::Le, skip_substr(skip_stat(StatKind::Min, value.leaf), length), s),
+                             skip_compare(CompareOp::Ge, skip_substr(skip_stat(StatKind::Max, value.leaf), length), s)));
   }
 
   SkipExprPtr build_in(const Expr& in) const {
     std::vector<Value> items;
     for (size_t i = 1; i < in.children.size(); ++i) {
       std::optional<Value> item = constant_value(*in.children[i]);
-      if (!item) return nullptr;
+      if (!item) return built_by(Probe::RuleNoneOther, nullptr);
       if (!item->is_null()) items.push_back(std::move(*item));
     }
     // An IN over NULL items only is never TRUE.
-    if (items.empty()) return skip_literal(Value::boolean(false));
+    if (items.empty()) return built_by(Probe::RuleInAllNull, skip_literal(Value::boolean(false)));
     const Expr& value = *in.children[0];
-    if (!is_bound_column(value) || !eligibility_.collects_min_max(value.leaf)) return nullptr;
+    if (!is_bound_column(value)) return built_by(Probe::RuleNoneOther, nullptr);
+    if (!eligibility_.collects_min_max(value.leaf)) return built_by(Probe::RuleNoMinMax, nullptr);
     // c IN (v1..vn) can only hold if max(c) >= min(vi) and min(c) <= max(vi).
     auto less = [](const Value& a, const Value& b) { return *spark_compare(a, b) < 0; };
     const auto [lowest, highest] = std::minmax_element(items.begin(), items.end(), less);
-    return skip_and(
-        skip_compare(CompareOp::Ge, skip_stat(StatKind::Max, value.leaf), skip_literal(*lowest)),
-        skip_compare(CompareOp::Le, skip_stat(StatKind::Min, value.leaf), skip_literal(*highest)));
+    return built_by(Probe::RuleIn,
+                    skip_and(skip_compare(CompareOp::Ge, skip_stat(StatKind::Max, value.leaf), skip_literal(*lowest)),
+                             skip_compare(CompareOp::Le, skip_stat(StatKind::Min, value.leaf), skip_literal(*highest))));
   }
 
   const StatsEligibility& eligibility_;

@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "model/coverage/coverage.h"
 #include "model/stats/string_truncation.h"
 #include "model/values/temporal.h"
 #include "model/values/utf8.h"
@@ -118,6 +119,11 @@ std::string expression_text(const SkipExpr& e, const Schema& schema,
 // A trace node's text is for reading, so it is cut to a screenful.
 constexpr size_t kTraceTextLimit = 400;
 
+void collect_rules(const SkipExpr& e, uint64_t& rules) {
+  rules |= e.rules;
+  for (const SkipExprPtr& child : e.children) collect_rules(*child, rules);
+}
+
 const Value& null_value() {
   static const Value null = Value::null();
   return null;
@@ -137,12 +143,14 @@ const Value& stat_value(const StatRef& s, const StatReadContext& ctx, Value& scr
   const ColumnStats& column = ctx.stats.column(s.leaf);
   if (s.kind == StatKind::NullCount) {
     if (!column.null_count) return null_value();
+    if (ctx.stats.wide()) coverage::hit(coverage::Probe::ReaderWideNullCount);
     return scratch = Value::integral(TypeKind::Long, *column.null_count);
   }
   const std::optional<Value>& bound = s.kind == StatKind::Min ? column.min : column.max;
   if (!bound || bound->is_null()) return null_value();
   if (s.kind == StatKind::Max && is_timestamp(bound->type.kind) &&
       ctx.mutant != Mutant::NoTimestampMaxBump) {
+    coverage::hit(coverage::Probe::ReaderTimestampMaxBump);
     return scratch = Value::integral(bound->type.kind, saturating_add(bound->as_int(), kMicrosPerMilli));
   }
   return *bound;
@@ -252,6 +260,26 @@ SkipExprPtr skip_or(SkipExprPtr lhs, SkipExprPtr rhs) {
   return make_node(SkipKind::Or, {std::move(lhs), std::move(rhs)});
 }
 SkipExprPtr skip_not(SkipExprPtr operand) { return make_node(SkipKind::Not, {std::move(operand)}); }
+
+uint64_t skip_rule_bit(coverage::Probe rule) {
+  return uint64_t{1} << (static_cast<int>(rule) - static_cast<int>(coverage::Probe::RuleLiteralsOnly));
+}
+
+SkipExprPtr built_by(coverage::Probe rule, SkipExprPtr e) {
+  coverage::hit(rule);
+  if (!e) return e;
+  auto tagged = std::make_shared<SkipExpr>(*e);
+  tagged->rules |= skip_rule_bit(rule);
+  return tagged;
+}
+
+void credit_skip(const SkipExpr& e) {
+  uint64_t rules = 0;
+  collect_rules(e, rules);
+  for (int p = static_cast<int>(coverage::Probe::RuleLiteralsOnly); p <= static_cast<int>(coverage::Probe::RuleNoMinMax); ++p) {
+    if (rules & skip_rule_bit(static_cast<coverage::Probe>(p))) coverage::decided_skip(static_cast<coverage::Probe>(p));
+  }
+}
 
 std::set<StatRef> referenced_stats(const SkipExprPtr& e) {
   std::set<StatRef> refs;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/coverage/coverage.h"
 #include "model/sql/expr.h"
 #include "model/mutants/mutant.h"
 #include "model/stats/stats.h"
@@ -42,7 +43,17 @@ struct SkipExpr {
   CompareOp op = CompareOp::Eq;
   int length = 0;  // Substr
   std::vector<SkipExprPtr> children;
+  // The docs/semantics.md §5 rules that built this node (bits of skip_rule_bit), so that a skip
+  // can be credited to every rule that took part in it (model/coverage/coverage.h).
+  uint64_t rules = 0;
 };
+
+// The bit of a §5 rule probe (coverage::Probe::RuleLiteralsOnly ... RuleNoMinMax).
+uint64_t skip_rule_bit(coverage::Probe rule);
+// Counts `rule` as reached and, for a buildable result, marks the node as built by it.
+SkipExprPtr built_by(coverage::Probe rule, SkipExprPtr e);
+// Credits a skip to every rule that built a node of `e`.
+void credit_skip(const SkipExpr& e);
 
 // What the builder returns for a predicate that can skip: the expression and every stat it
 // needs verified (min/max of c also bring nullCount(c) and numRecords).

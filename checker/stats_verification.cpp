@@ -1,5 +1,7 @@
 #include "checker/stats_verification.h"
 
+#include "model/coverage/coverage.h"
+
 namespace skipsound {
 
 namespace {
@@ -29,7 +31,9 @@ bool stat_verified(const StatRef& ref, const StatReadContext& ctx) {
   // Counts go through read_stat so that every mutant reads them the same way everywhere.
   const auto null_count = count_of(StatRef{StatKind::NullCount, ref.leaf}, ctx);
   const auto num_records = count_of(StatRef{StatKind::NumRecords, -1}, ctx);
-  return null_count && num_records && *null_count == *num_records;
+  const bool all_null = null_count && num_records && *null_count == *num_records;
+  if (all_null) coverage::hit(coverage::Probe::VerifyAllNullPasses);
+  return all_null;
 }
 
 }  // namespace
@@ -38,7 +42,10 @@ StatsVerification verify_stats(const std::set<StatRef>& referenced, const StatRe
   // The skip-missing-stats mutant's deviation: nothing is ever found missing.
   if (ctx.mutant == Mutant::SkipMissingStats) return {};
   for (const StatRef& ref : referenced) {
-    if (!stat_verified(ref, ctx)) return StatsVerification{VerificationOutcome::Failed, ref};
+    if (!stat_verified(ref, ctx)) {
+      coverage::hit(coverage::Probe::VerifyMissingStat);
+      return StatsVerification{VerificationOutcome::Failed, ref};
+    }
   }
   return {};
 }

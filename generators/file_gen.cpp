@@ -19,6 +19,8 @@ struct FileChoices {
   std::vector<bool> first_delete;  // by row (cycled)
   std::vector<bool> second_delete;
   std::vector<int> drops;          // indices into the file's present stats fields (cycled)
+  int absent_leaves = 0;           // wanted; fewer when the trailing leaves cannot be absent
+  LogShape log;
 };
 
 rc::Gen<FileChoices> file_choices() {
@@ -29,11 +31,38 @@ rc::Gen<FileChoices> file_choices() {
   auto deletes = vector_of<bool>(1, 8, rc::gen::weightedElement<bool>({{2, false}, {1, true}}));
   auto drops = rc::gen::weightedOneOf<std::vector<int>>(
       {{3, rc::gen::just(std::vector<int>())}, {1, vector_of<int>(1, 3, uniform_in(0, 1000))}});
+  auto absent = rc::gen::weightedElement<int>({{6, 0}, {1, 1}, {1, 2}});
+  // Offsets as real writers log them: Z, a US and an Indian zone, the +14:00 extreme.
+  auto offset = rc::gen::weightedElement<int>({{3, 0}, {1, -480}, {1, 330}, {1, 840}});
+  auto log = rc::gen::apply(
+      [](int minutes, bool add_first, bool dropped) { return LogShape{minutes, add_first, dropped}; }, offset,
+      rc::gen::arbitrary<bool>(), rc::gen::weightedElement<bool>({{3, false}, {1, true}}));
   return rc::gen::apply(
-      [](StatsHistory h, bool tight, std::vector<bool> d1, std::vector<bool> d2, std::vector<int> dr) {
-        return FileChoices{h, tight, std::move(d1), std::move(d2), std::move(dr)};
+      [](StatsHistory h, bool tight, std::vector<bool> d1, std::vector<bool> d2, std::vector<int> dr, int a,
+         LogShape l) {
+        return FileChoices{h, tight, std::move(d1), std::move(d2), std::move(dr), a, l};
       },
-      history, rc::gen::arbitrary<bool>(), deletes, deletes, drops);
+      history, rc::gen::arbitrary<bool>(), deletes, deletes, drops, absent, log);
+}
+
+// How many trailing leaves can be absent from the written data, up to `wanted`: nullable ones
+// that are no partition column (those are not in the data file at all).
+int absent_leaf_count(const TableShape& table, int wanted) {
+  const std::vector<Leaf>& leaves = table.schema.leaves();
+  int n = 0;
+  while (n < wanted && n + 1 < static_cast<int>(leaves.size())) {
+    const Leaf& leaf = leaves[leaves.size() - 1 - static_cast<size_t>(n)];
+    if (!leaf.nullable || is_partition_leaf(leaf, table.stats_config)) break;
+    ++n;
+  }
+  return n;
+}
+
+// The rows as the writer saw them: without the absent trailing leaves.
+std::vector<Row> written_rows(const std::vector<Row>& rows, int absent) {
+  std::vector<Row> out = rows;
+  for (Row& row : out) row.resize(row.size() - static_cast<size_t>(absent));
+  return out;
 }
 
 // Rows marked by `dice` (cycled over the rows) plus those already deleted; at least one more.
@@ -101,14 +130,29 @@ GeneratedFile make_file(const TableShape& table, Mutant writer_mutant, std::vect
   const StatsConfig& config = table.stats_config;
   GeneratedFile file;
   file.rows = std::move(rows);
+  file.absent_leaves = absent_leaf_count(table, choices.absent_leaves);
+  file.log = choices.log;
+  for (Row& row : file.rows) {
+    for (size_t l = row.size() - static_cast<size_t>(file.absent_leaves); l < row.size(); ++l) {
+      row[l] = Value::null(schema.leaves()[l].type);
+    }
+  }
+  // Delta writes an empty-string partition value as null: a reader sees NULL (docs/semantics.md §4).
+  for (const Leaf& leaf : schema.leaves()) {
+    if (!is_partition_leaf(leaf, config) || leaf.type.kind != TypeKind::String) continue;
+    for (Row& row : file.rows) {
+      if (!row[leaf.ordinal].is_null() && row[leaf.ordinal].as_string().empty()) row[leaf.ordinal] = Value::null(leaf.type);
+    }
+  }
   file.deleted.assign(file.rows.size(), false);
   file.history = file.rows.empty() ? StatsHistory::Written : choices.history;
-  const auto collect_tight = [&](const std::vector<Row>& rows_seen) {
-    return collect_stats(rows_seen, schema, config, writer_mutant, /*with_tight_bounds=*/true);
+  const auto collect = [&](const std::vector<Row>& rows_seen, bool tight) {
+    return collect_stats(written_rows(rows_seen, file.absent_leaves), schema, config, writer_mutant, tight);
   };
+  const auto collect_tight = [&](const std::vector<Row>& rows_seen) { return collect(rows_seen, true); };
   switch (file.history) {
     case StatsHistory::Written:
-      file.stats = collect_stats(file.rows, schema, config, writer_mutant, choices.written_tight);
+      file.stats = collect(file.rows, choices.written_tight);
       break;
     case StatsHistory::DeletedOnce:
       file.stats = widen_for_deletion_vector(collect_tight(file.rows), 0);

@@ -23,12 +23,25 @@ enum class StatsHistory {
 };
 const char* stats_history_name(StatsHistory h);
 
+// How the file reaches a reader: the choices a Delta writer makes when it logs the file, which
+// the log text must survive (proofs/per_file_log.h writes it, the production reader reads it).
+struct LogShape {
+  int timestamp_offset_minutes = 0;  // timestamp stats written at this zone offset (0: with Z)
+  bool add_before_remove = false;    // a DV update lists its add before its remove (Delta allows either)
+  bool dropped_column_stats = false;  // the stats still carry a column dropped from the schema since
+  bool operator==(const LogShape&) const = default;
+};
+
 struct GeneratedFile {
-  std::vector<Row> rows;      // physical rows in file order
+  std::vector<Row> rows;      // physical rows in file order; an absent leaf reads NULL
   std::vector<bool> deleted;  // by row: marked by the file's deletion vector
   FileStats stats;            // as the log carries them
   StatsHistory history = StatsHistory::Written;
   std::vector<std::string> dropped;  // stats fields removed after collection, e.g. "max(c1)"
+  // The last this-many leaves were absent from the written data (a column added later): the
+  // writer saw short rows (docs/semantics.md §4: such a leaf gets nullCount = numRecords).
+  int absent_leaves = 0;
+  LogShape log;
 
   std::vector<Row> live_rows() const;
   int64_t dv_cardinality() const;

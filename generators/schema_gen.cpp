@@ -42,15 +42,24 @@ void name_fields(std::vector<StructField>& fields, const std::string& prefix) {
   }
 }
 
+// Column mapping in name mode after renames (RENAME c0 TO tmp, c1 TO c0, ...): each top-level
+// column's physical name is the logical name of the next one, so a reader that looks stats up by
+// logical name finds another column's (docs/semantics.md §4: stats are keyed by physical names).
+void rotate_physical_names(std::vector<StructField>& fields) {
+  if (fields.size() < 2) return;
+  for (size_t i = 0; i < fields.size(); ++i) fields[i].physical_name = fields[(i + 1) % fields.size()].name;
+}
+
 }  // namespace
 
 rc::Gen<Schema> schema() {
-  return rc::gen::map(
-      vector_of<StructField>(1, 6, unnamed_field(0)),
-      [](std::vector<StructField> fields) {
+  return rc::gen::apply(
+      [](std::vector<StructField> fields, bool mapped) {
         name_fields(fields, "c");
+        if (mapped) rotate_physical_names(fields);
         return Schema(std::move(fields));
-      });
+      },
+      vector_of<StructField>(1, 6, unnamed_field(0)), rc::gen::weightedElement<bool>({{3, false}, {1, true}}));
 }
 
 bool is_partition_leaf(const Leaf& leaf, const StatsConfig& config) {
@@ -60,8 +69,9 @@ bool is_partition_leaf(const Leaf& leaf, const StatsConfig& config) {
 
 rc::Gen<StatsConfig> stats_config_for(const Schema& schema) {
   std::vector<std::string> partition_candidates;
+  // Partition values are logged as JSON strings (proofs/per_file_log.h), which binary bytes are not.
   for (const StructField& f : schema.fields()) {
-    if (f.type.kind != TypeKind::Struct) partition_candidates.push_back(f.name);
+    if (f.type.kind != TypeKind::Struct && f.type.kind != TypeKind::Binary) partition_candidates.push_back(f.name);
   }
   std::vector<ColumnPath> leaf_paths;
   for (const Leaf& leaf : schema.leaves()) leaf_paths.push_back(leaf.path);

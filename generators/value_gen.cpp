@@ -30,7 +30,8 @@ std::vector<Value> string_edges() {
   for (const std::string& s :
        {std::string(), std::string("a"), repeated(U'a', 31), repeated(U'a', 32), repeated(U'a', 33),
         repeated(U'a', 64), repeated(U'a', 65), repeated(U'a', 32) + encode_utf8({0x7F}),
-        repeated(U'a', 32) + encode_utf8({0x10FFFF}), repeated(0x1F600, 33),
+        repeated(U'a', 32) + encode_utf8({0x10FFFF}), repeated(U'a', 32) + repeated(0x10FFFF, 33),
+        repeated(0x1F600, 33),
         encode_utf8({0x7F}), encode_utf8({0xFFFF}), encode_utf8({0x10FFFF})}) {
     edges.push_back(Value::string(s));
   }

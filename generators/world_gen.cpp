@@ -187,6 +187,9 @@ std::vector<WorldFile> initial_files(const World& w) {
       }
       files[k].rows.push_back(r);
     }
+    // A file an earlier DV delete touched: its removal then carries that DV (docs/semantics.md §7).
+    const bool earlier_delete = w.category == WorldCategory::WideDv || one_in(3);
+    if (w.deletion_vectors && rows > 1 && earlier_delete) files[k].deleted.push_back(*uniform_in(0, rows));
   }
   return files;
 }
@@ -267,6 +270,7 @@ void draw_table(World& w) {
   w.partitioned = c == WorldCategory::Partitioned || (c != WorldCategory::Disjoint && one_in(3));
   w.deletion_vectors = c == WorldCategory::WideDv || (c != WorldCategory::Disjoint && one_in(3));
   w.clustered = c == WorldCategory::Disjoint || one_in(3);
+  w.write_serializable = c != WorldCategory::Disjoint && one_in(3);
   w.files = initial_files(w);
   if (c == WorldCategory::MissingStats || (c == WorldCategory::Mixed && one_in(4))) {
     if (one_in(3)) w.num_indexed_cols = 1;
@@ -320,6 +324,9 @@ std::vector<WorldTransaction> draw_transactions(const World& w) {
       t.not_blind = one_in(6);
       t.no_stats = one_in(8);
     }
+  }
+  if (cat != WorldCategory::Disjoint) {
+    for (WorldTransaction& t : txns) t.blind_unknown = one_in(5);
   }
   return txns;
 }

@@ -41,6 +41,7 @@ struct WorldRow {
 struct WorldFile {
   std::vector<WorldRow> rows;
   bool has_stats = true;
+  std::vector<int> deleted;  // rows an earlier DV delete marked (tables with deletion vectors)
 };
 
 struct WorldTransaction {
@@ -48,6 +49,7 @@ struct WorldTransaction {
   bool whole_table_read = false;
   bool not_blind = false;
   bool no_stats = false;
+  bool blind_unknown = false;  // its commit info carries no isBlindAppend (another engine wrote it)
 };
 
 struct World {
@@ -56,6 +58,7 @@ struct World {
   bool deletion_vectors = false;
   bool clustered = false;
   int num_indexed_cols = 32;  // 1 = only id has stats
+  bool write_serializable = false;  // the table's isolation level; else Serializable
   std::vector<WorldFile> files;
   std::vector<WorldTransaction> transactions;  // named T1, T2, ... in this order
   std::vector<size_t> commit_order;

@@ -77,6 +77,14 @@ CorpusCase corpus_case_from_json(const nlohmann::json& j) {
       c.file.deleted.push_back(r.value("deleted", false));
     }
     c.file.stats = stats_from_json(required(j, "stats"), c.table.schema);
+    c.file.absent_leaves = j.value("absentLeaves", 0);
+    if (j.contains("log")) {
+      const nlohmann::json& log = j.at("log");
+      c.file.log = {log.value("timestampOffsetMinutes", 0), log.value("addBeforeRemove", false),
+                    log.value("droppedColumnStats", false)};
+    }
+    c.expected_stats_inconsistent = j.value("expectedStatsAudit", "consistent") == "inconsistent";
+    c.expected_log_differs = j.value("expectedLog", "as-written") == "differs";
     c.predicate = parse_and_bind(required(j, "predicate").get<std::string>(), c.table.schema);
     const auto mutant_text = required(j, "mutant").get<std::string>();
     const auto mutant = mutant_text == "none" ? std::optional(Mutant::None) : mutant_from_name(mutant_text);
@@ -120,6 +128,14 @@ nlohmann::json corpus_case_to_json(const CorpusCase& c) {
                       {"mutant", mutant_name(c.mutant)},
                       {"expected", outcome_name(c.expected)}};
   if (c.seed) j["seed"] = *c.seed;
+  if (c.file.absent_leaves) j["absentLeaves"] = c.file.absent_leaves;
+  if (c.file.log != generators::LogShape{}) {
+    j["log"] = {{"timestampOffsetMinutes", c.file.log.timestamp_offset_minutes},
+                {"addBeforeRemove", c.file.log.add_before_remove},
+                {"droppedColumnStats", c.file.log.dropped_column_stats}};
+  }
+  if (c.expected_stats_inconsistent) j["expectedStatsAudit"] = "inconsistent";
+  if (c.expected_log_differs) j["expectedLog"] = "differs";
   return j;
 }
 
@@ -131,13 +147,30 @@ void save_corpus_case(const CorpusCase& c, const std::string& path) {
 
 ReplayResult replay_corpus_case(const CorpusCase& c, smt::Oracle& oracle, const std::string& replay_command) {
   ReplayResult result;
-  result.check = check_decision(c.table, c.file, c.predicate, &oracle, PerFileOptions{c.mutant, OracleUse::Always});
-  result.match = result.check.outcome == c.expected ? ReplayMatch::AsExpected : ReplayMatch::Differs;
+  result.audit = audit_stats(c.table.schema, c.file);
+  result.log = read_back(c.table, c.file, c.mutant);
+  result.check =
+      check_decision(c.table, c.file, result.log, c.predicate, &oracle, PerFileOptions{c.mutant, OracleUse::Always});
+  const bool stats_inconsistent = result.audit.verdict == Consistency::Inconsistent;
+  const bool log_differs = !result.log.consistent();
+  const bool as_expected = result.check.outcome == c.expected && stats_inconsistent == c.expected_stats_inconsistent &&
+                           log_differs == c.expected_log_differs;
+  result.match = as_expected ? ReplayMatch::AsExpected : ReplayMatch::Differs;
   std::ostringstream os;
   if (!c.description.empty()) os << c.description << "\n\n";
+  if (stats_inconsistent) os << "the stats do not describe the rows they were collected from\n" << result.audit.render() << "\n";
+  if (log_differs) {
+    os << "the file's Delta log does not read back as it was written\n";
+    for (const std::string& problem : result.log.problems) os << "    " << problem << "\n";
+    os << "\n";
+  }
   os << render_finding(c.table, c.file, c.predicate, result.check, FindingOrigin{c.seed, c.mutant, replay_command});
-  os << "\nexpected " << outcome_name(c.expected) << ", got " << outcome_name(result.check.outcome)
-     << (result.match == ReplayMatch::AsExpected ? ": as expected\n" : ": DIFFERS\n");
+  const auto verdicts = [](DecisionOutcome o, bool stats, bool log) {
+    return std::string(outcome_name(o)) + (stats ? ", stats inconsistent" : "") + (log ? ", log differs" : "");
+  };
+  os << "\nexpected " << verdicts(c.expected, c.expected_stats_inconsistent, c.expected_log_differs) << ", got "
+     << verdicts(result.check.outcome, stats_inconsistent, log_differs)
+     << (as_expected ? ": as expected\n" : ": DIFFERS\n");
   result.report = os.str();
   return result;
 }

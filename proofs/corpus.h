@@ -11,7 +11,12 @@
 //    "predicate": "x >= 5",
 //    "mutant": "none" | "le-as-lt" | ...,
 //    "seed": 123 (optional),
-//    "expected": "sound-skip" | "kept" | "missed-skip" | "UNSOUND SKIP" | ... (an outcome_name)}
+//    "expected": "sound-skip" | "kept" | "missed-skip" | "UNSOUND SKIP" | ... (an outcome_name),
+//    "absentLeaves": 1 (optional, default 0: the last leaves absent from the written data),
+//    "log": {"timestampOffsetMinutes": -480, "addBeforeRemove": true, "droppedColumnStats": false}
+//           (optional: how the file is logged, proofs/per_file_log.h),
+//    "expectedStatsAudit": "inconsistent" (optional, default "consistent"),
+//    "expectedLog": "differs" (optional, default "as-written": the log read-back)}
 #pragma once
 #include <optional>
 #include <string>
@@ -34,6 +39,8 @@ struct CorpusCase {
   Mutant mutant = Mutant::None;
   std::optional<uint64_t> seed;
   DecisionOutcome expected = DecisionOutcome::Kept;
+  bool expected_stats_inconsistent = false;  // the stats audit fails (proofs/per_file_properties.h)
+  bool expected_log_differs = false;         // the log read-back differs (proofs/per_file_log.h)
 };
 
 std::optional<DecisionOutcome> outcome_from_name(const std::string& name);
@@ -48,6 +55,8 @@ void save_corpus_case(const CorpusCase& c, const std::string& path);
 enum class ReplayMatch { AsExpected, Differs };
 struct ReplayResult {
   DecisionCheck check;
+  StatsAudit audit;
+  LogReadBack log;
   ReplayMatch match = ReplayMatch::AsExpected;
   std::string report;  // Alive2-style, ending with "expected X, got Y"
 };

@@ -194,9 +194,12 @@ std::string world_scenario_text(const World& world, Mutant mutant, const std::ve
   if (world.partitioned) text += "partitioned by: p\n";
   if (world.num_indexed_cols != 32) text += "property numIndexedCols: " + std::to_string(world.num_indexed_cols) + "\n";
   if (world.deletion_vectors) text += "property deletionVectors: on\n";
+  if (world.write_serializable) text += "property isolation: WriteSerializable\n";
   if (mutant != Mutant::None) text += std::string("mutant: ") + mutant_name(mutant) + "\n";
   for (size_t f = 0; f < world.files.size(); ++f) {
-    text += "file f" + std::to_string(f) + (world.files[f].has_stats ? "" : " nostats") + ": [";
+    std::string deleted;
+    for (int r : world.files[f].deleted) deleted += (deleted.empty() ? " deleted=" : ",") + std::to_string(r);
+    text += "file f" + std::to_string(f) + (world.files[f].has_stats ? "" : " nostats") + deleted + ": [";
     for (size_t r = 0; r < world.files[f].rows.size(); ++r) {
       text += (r ? ", " : "") + generators::world_row_json(world.files[f].rows[r]);
     }
@@ -208,6 +211,7 @@ std::string world_scenario_text(const World& world, Mutant mutant, const std::ve
     if (txn.whole_table_read) options.push_back("whole-table-read");
     if (txn.not_blind) options.push_back("not-blind");
     if (txn.no_stats) options.push_back("no-stats");
+    if (txn.blind_unknown) options.push_back("blind-unknown");
     std::string head = "T" + std::to_string(t + 1);
     if (!options.empty()) {
       head += " [";

@@ -89,8 +89,10 @@ PerFileResult run_per_file(const GateOptions& o, const GateBudget& budget, Cross
                                      .intervals = o.interval_oracle},
                                     progress);
   if (hunt.first_failing) {
-    hunt.result.first_failure =
-        shrink_file_case(case_seed(o.seed, Mutant::None, *hunt.first_failing), Mutant::None, o.interval_oracle).report;
+    const PerFileCounterexample cx =
+        shrink_file_case(case_seed(o.seed, Mutant::None, *hunt.first_failing), Mutant::None, o.interval_oracle);
+    hunt.result.first_failure = cx.report;
+    hunt.result.first_failure_case = cx.corpus_json;
   }
   return hunt.result;
 }
@@ -169,11 +171,15 @@ std::vector<std::string> GateReport::failures() const {
   if (cross_check) {
     for (const std::string& f : cross_check->findings) out.push_back("cross-check: " + f);
   }
+  if (coverage.required) {
+    for (const std::string& row : coverage.unreached()) out.push_back("coverage: never reached: " + row);
+  }
   return out;
 }
 
 GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
   const parallel::Stopwatch clock;
+  const coverage::Counts coverage_before = coverage::snapshot();
   const GateBudget budget = gate_budget(o);
   GateReport report;
   report.seed = o.seed;
@@ -249,6 +255,7 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
     const ProofGroupResult& p = report.proofs.back();
     report.phases.push_back({"proofs", 0, p.seconds, p.failed ? std::optional<double>(p.seconds) : std::nullopt});
   }
+  report.coverage = coverage_since(coverage_before, o.require_coverage);
   report.seconds = clock.seconds();
   return report;
 }

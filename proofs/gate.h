@@ -41,6 +41,7 @@
 #include "model/mutants/mutant.h"
 #include "proofs/exhaustive_cross_check.h"
 #include "proofs/explorer.h"
+#include "proofs/gate_coverage.h"
 
 namespace skipsound {
 
@@ -74,6 +75,8 @@ struct GateOptions {
   // The per-file oracle tries smt/interval_decider.h before Z3 (--oracle-engine); false: Z3 only.
   bool interval_oracle = true;
   FailFast fail_fast = FailFast::Off;
+  // A full run (the CLI's defaults): a coverage row never reached fails the gate.
+  bool require_coverage = false;
 };
 
 inline constexpr size_t kCrossCheckCaseStride = 10;
@@ -93,6 +96,7 @@ struct PerFileResult {
   size_t decisions = 0;
   size_t failing_cases = 0;
   std::string first_failure;  // Alive2-style report of the first failing case
+  std::string first_failure_case;  // its replayable corpus case (proofs/corpus.h), for --out
   double seconds = 0;
   std::optional<double> first_failure_seconds;  // from the phase's start to the chunk holding the first failing case
   smt::OracleCounters oracle;  // who answered the per-file queries
@@ -155,6 +159,7 @@ struct GateReport {
   std::optional<CrossCheckTally> cross_check;
   std::vector<PhaseTiming> phases;          // in the order they ran
   std::vector<std::string> skipped_phases;  // by --fail-fast gate, after the first finding
+  GateCoverage coverage;  // what this run reached (proofs/gate_coverage.h)
   double seconds = 0;
 
   GateOutcome outcome() const;

@@ -122,6 +122,7 @@ std::string gate_summary_text(const GateReport& r) {
     if (!c.problems.empty()) out << "\n== corpus " << c.file << " ==\n" << c.report;
   }
   if (!r.per_file.first_failure.empty()) out << "\n== per-file finding ==\n" << r.per_file.first_failure;
+  out << "\n" << coverage_table_text(r.coverage);
   const std::vector<std::string> failures = r.failures();
   out << "\n" << (failures.empty() ? "GATE PASSED" : "GATE FAILED") << "\n";
   for (const std::string& f : failures) out << "  " << f << "\n";
@@ -171,6 +172,7 @@ nlohmann::json gate_report_json(const GateReport& r) {
                            {"firstFinding", p.first_finding ? nlohmann::json(*p.first_finding) : nlohmann::json()}});
   }
   j["skippedPhases"] = r.skipped_phases;
+  j["coverage"] = coverage_json(r.coverage);
   return j;
 }
 
@@ -185,6 +187,7 @@ std::vector<std::string> write_gate_findings(const GateReport& r, const std::str
   for (const CategoryResult& c : r.categories) {
     if (c.finding) write(std::string("explorer-") + world_category_name(c.category) + ".scn", c.finding->scenario_text);
   }
+  if (!r.per_file.first_failure_case.empty()) write("per-file-finding.json", r.per_file.first_failure_case);
   for (const MutantResult& m : r.mutants) {
     if (m.killed() && !m.replay_file.empty()) write(m.replay_file, m.replay_content);
   }

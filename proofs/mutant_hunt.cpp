@@ -113,7 +113,8 @@ MutantResult hunt_mutant(Mutant mutant, const GateOptions& o, const GateBudget& 
   if (is_conflict_mutant(mutant)) return hunt_with_explorer(mutant, o, b, progress);
   const parallel::Stopwatch clock;
   MutantResult r = hunt_with_per_file_cases(mutant, o, b);
-  if (!r.killed() && o.proofs) hunt_with_proofs(r);
+  // Input-path mutants change no rule: the rule theorems cannot see them.
+  if (!r.killed() && o.proofs && is_per_file_mutant(mutant)) hunt_with_proofs(r);
   if (!r.killed()) {
     MutantResult by_explorer = hunt_with_explorer(mutant, o, b, progress);
     by_explorer.trials += r.trials;

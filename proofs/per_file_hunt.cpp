@@ -124,8 +124,14 @@ PerFileHunt hunt_per_file(const PerFileHuntOptions& o, const GateProgress& progr
 PerFileCounterexample shrink_file_case(uint64_t seed, Mutant mutant, bool intervals) {
   // Every interval answer re-asked of Z3: a disagreement found on a sample shows on every shrink.
   smt::Oracle oracle(per_file_oracle(intervals, true));
+  // A stats-audit or log read-back failure needs no solver: it shrinks on those checks alone.
+  const auto input_failure = [&](const generators::FileCase& c) {
+    const CaseCheck check = check_case(c, nullptr, per_file_options(mutant));
+    return check.stats_inconsistent() || !check.log.consistent();
+  };
+  const bool solver_free = input_failure(file_case_at(seed, mutant).value());
   const auto fails = [&](const generators::FileCase& c) {
-    return check_case(c, &oracle, per_file_options(mutant)).failed();
+    return solver_free ? input_failure(c) : check_case(c, &oracle, per_file_options(mutant)).failed();
   };
   const auto shrunk = parallel::shrink_greedily(file_case_at(seed, mutant), kShrinkLimit, fails);
   const generators::FileCase& c = shrunk.minimal.value();
@@ -134,11 +140,12 @@ PerFileCounterexample shrink_file_case(uint64_t seed, Mutant mutant, bool interv
   const FindingOrigin origin{seed, mutant, "skipsound replay FILE"};
   out.report = render_case_failure(c, check, origin);
   out.headline = out.report.substr(0, out.report.find('\n'));
-  if (check.first_finding) {
-    const DecisionCheck& d = check.decisions[*check.first_finding];
-    const CorpusCase corpus{out.headline, c.table, c.file, c.predicates[*check.first_finding], mutant, seed, d.outcome};
-    out.corpus_json = corpus_case_to_json(corpus).dump(2) + "\n";
-  }
+  // A case whose stats or log fail without a decision finding replays through its first predicate.
+  const size_t shown = check.first_finding.value_or(0);
+  CorpusCase corpus{out.headline, c.table, c.file, c.predicates[shown], mutant, seed, check.decisions[shown].outcome};
+  corpus.expected_stats_inconsistent = check.stats_inconsistent();
+  corpus.expected_log_differs = !check.log.consistent();
+  out.corpus_json = corpus_case_to_json(corpus).dump(2) + "\n";
   return out;
 }
 

@@ -9,10 +9,26 @@
 #include "model/sql/evaluator.h"
 #include "model/sql/printer.h"
 #include "model/sql/row.h"
+#include "model/coverage/coverage.h"
 #include "model/stats/stats.h"
 
 namespace skipsound {
 namespace {
+
+coverage::Probe outcome_probe(DecisionOutcome o) {
+  using coverage::Probe;
+  switch (o) {
+    case DecisionOutcome::Kept: return Probe::OutcomeKept;
+    case DecisionOutcome::MissedSkip: return Probe::OutcomeMissedSkip;
+    case DecisionOutcome::SoundSkip: return Probe::OutcomeSoundSkip;
+    case DecisionOutcome::SkipUnconfirmed: return Probe::OutcomeSkipUnconfirmed;
+    case DecisionOutcome::UnsoundSkip: return Probe::OutcomeUnsoundSkip;
+    case DecisionOutcome::SkipWithoutProof: return Probe::OutcomeSkipWithoutProof;
+    case DecisionOutcome::WitnessRejected: return Probe::OutcomeWitnessRejected;
+    case DecisionOutcome::OracleError: return Probe::OutcomeOracleError;
+  }
+  return Probe::OutcomeOracleError;
+}
 
 using generators::GeneratedFile;
 using generators::TableShape;
@@ -101,18 +117,10 @@ class Auditor {
 
 // ---- decisions ----
 
-Row partition_values_row(const TableShape& table, const GeneratedFile& file) {
-  Row values;
-  for (const Leaf& leaf : table.schema.leaves()) {
-    values.push_back(file.rows.empty() ? Value::null(leaf.type) : file.rows.front()[leaf.ordinal]);
-  }
-  return values;
-}
-
-ScanFileOutcome production_decision(const TableShape& table, const GeneratedFile& file, const ExprPtr& predicate,
+ScanFileOutcome production_decision(const TableShape& table, const LogReadBack& read, const ExprPtr& predicate,
                                     Mutant mutant) {
-  const CandidateFile candidate{"part-00000.parquet", &file.stats, partition_values_row(table, file),
-                                file.dv_cardinality()};
+  const CandidateFile candidate{kPerFileCasePath, read.stats ? &*read.stats : nullptr, read.partition_values,
+                                read.dv_cardinality};
   const StatsEligibility eligibility(table.schema, table.stats_config);
   return filter_scan(predicate, {candidate}, eligibility, mutant).files.front();
 }
@@ -238,7 +246,7 @@ FileEvidence file_evidence(const TableShape& table, const GeneratedFile& file) {
   evidence.stats = &file.stats;
   evidence.dv_cardinality = file.dv_cardinality();
   evidence.string_prefix_length = table.stats_config.string_prefix_length;
-  const Row partition_values = partition_values_row(table, file);
+  const Row partition_values = written_partition_values(table, file);
   for (const Leaf& leaf : table.schema.leaves()) {
     if (generators::is_partition_leaf(leaf, table.stats_config)) {
       evidence.partition_values[leaf.ordinal] = partition_values[leaf.ordinal];
@@ -247,10 +255,12 @@ FileEvidence file_evidence(const TableShape& table, const GeneratedFile& file) {
   return evidence;
 }
 
-DecisionCheck check_decision(const TableShape& table, const GeneratedFile& file, const ExprPtr& predicate,
-                             smt::Oracle* oracle, const PerFileOptions& options) {
+namespace {
+
+DecisionCheck judge_decision(const TableShape& table, const GeneratedFile& file, const LogReadBack& read,
+                             const ExprPtr& predicate, smt::Oracle* oracle, const PerFileOptions& options) {
   DecisionCheck check;
-  check.production = production_decision(table, file, predicate, options.mutant);
+  check.production = production_decision(table, read, predicate, options.mutant);
   const bool skipped = check.production.verdict == FileVerdict::Skip;
   check.outcome = skipped ? DecisionOutcome::SoundSkip : DecisionOutcome::Kept;
   if (skipped) {
@@ -269,16 +279,31 @@ DecisionCheck check_decision(const TableShape& table, const GeneratedFile& file,
   return check;
 }
 
+}  // namespace
+
+DecisionCheck check_decision(const TableShape& table, const GeneratedFile& file, const ExprPtr& predicate,
+                             smt::Oracle* oracle, const PerFileOptions& options) {
+  return check_decision(table, file, read_back(table, file, options.mutant), predicate, oracle, options);
+}
+
+DecisionCheck check_decision(const TableShape& table, const GeneratedFile& file, const LogReadBack& read,
+                             const ExprPtr& predicate, smt::Oracle* oracle, const PerFileOptions& options) {
+  DecisionCheck check = judge_decision(table, file, read, predicate, oracle, options);
+  coverage::hit(outcome_probe(check.outcome));
+  return check;
+}
+
 CaseCheck check_case(const generators::FileCase& c, smt::Oracle* oracle, const PerFileOptions& options) {
   CaseCheck result;
   result.audit = audit_stats(c.table.schema, c.file);
+  result.log = read_back(c.table, c.file, options.mutant);
   bool keep_sampled = false;
   for (const ExprPtr& predicate : c.predicates) {
     PerFileOptions per_decision = options;
     if (options.oracle_use == OracleUse::Sampled) {
       per_decision.oracle_use = keep_sampled ? OracleUse::SkipsOnly : OracleUse::Always;
     }
-    DecisionCheck check = check_decision(c.table, c.file, predicate, oracle, per_decision);
+    DecisionCheck check = check_decision(c.table, c.file, result.log, predicate, oracle, per_decision);
     keep_sampled |= check.production.verdict == FileVerdict::Keep;
     if (is_finding(check.outcome) && !result.first_finding) result.first_finding = result.decisions.size();
     result.decisions.push_back(std::move(check));
@@ -288,14 +313,41 @@ CaseCheck check_case(const generators::FileCase& c, smt::Oracle* oracle, const P
 
 std::string render_case_failure(const generators::FileCase& c, const CaseCheck& check, const FindingOrigin& origin) {
   std::string out;
-  if (check.audit.verdict == Consistency::Inconsistent) {
+  if (check.stats_inconsistent()) {
     out += "ERROR: the stats do not describe the rows they were collected from\n" + check.audit.render() + "\n";
+  }
+  if (!check.log.consistent()) {
+    out += "ERROR: the file's Delta log does not read back as it was written\n";
+    for (const std::string& problem : check.log.problems) out += "    " + problem + "\n";
+    out += "\n";
   }
   if (check.first_finding) {
     const size_t i = *check.first_finding;
     out += render_finding(c.table, c.file, c.predicates[i], check.decisions[i], origin);
+  } else {
+    out += render_file(c.table, c.file, check.log, origin);
   }
   return out;
+}
+
+std::string render_file(const TableShape& table, const GeneratedFile& file, const LogReadBack& log,
+                        const FindingOrigin& origin) {
+  const Schema& schema = table.schema;
+  std::ostringstream os;
+  os << "Schema:\n    " << schema.to_json().dump() << "\n";
+  os << "Rows (" << file.rows.size() << ", " << file.dv_cardinality() << " deleted"
+     << (file.absent_leaves ? ", last " + std::to_string(file.absent_leaves) + " leaves absent from the data" : "")
+     << "):\n";
+  for (size_t r = 0; r < file.rows.size(); ++r) {
+    os << "    " << (file.deleted[r] ? "[deleted] " : "") << row_to_json(file.rows[r], schema).dump() << "\n";
+  }
+  os << "File stats (" << generators::stats_history_name(file.history) << "):\n    "
+     << stats_to_json(file.stats, schema).dump() << "\n";
+  os << "Delta log:\n" << log.log_text;
+  os << "Mutant: " << mutant_name(origin.mutant) << "\n";
+  if (origin.seed) os << "Seed: " << *origin.seed << "\n";
+  if (!origin.replay_command.empty()) os << "Replay: " << origin.replay_command << "\n";
+  return os.str();
 }
 
 std::string render_finding(const TableShape& table, const GeneratedFile& file, const ExprPtr& predicate,

@@ -16,6 +16,7 @@
 #include "generators/schema_gen.h"
 #include "model/sql/expr.h"
 #include "model/mutants/mutant.h"
+#include "proofs/per_file_log.h"
 #include "smt/oracle.h"
 
 namespace skipsound {
@@ -75,16 +76,24 @@ struct DecisionCheck {
   bool rows_not_evaluable = false;           // some live row made the evaluator give up
 };
 
-// `oracle` may be null (ground truth only). `predicate` is bound against the table's schema.
+// `oracle` may be null (ground truth only). `predicate` is bound against the table's schema. The
+// production decision reads the file from its log (proofs/per_file_log.h): `read` is that
+// read-back, computed when not given.
 DecisionCheck check_decision(const generators::TableShape& table, const generators::GeneratedFile& file,
                              const ExprPtr& predicate, smt::Oracle* oracle, const PerFileOptions& options);
+DecisionCheck check_decision(const generators::TableShape& table, const generators::GeneratedFile& file,
+                             const LogReadBack& read, const ExprPtr& predicate, smt::Oracle* oracle,
+                             const PerFileOptions& options);
 
-// Every predicate of a generated case, plus the audit of its stats against its rows.
+// Every predicate of a generated case, plus the audit of its stats against its rows and the
+// comparison of its log's read-back with what was written.
 struct CaseCheck {
   StatsAudit audit;
+  LogReadBack log;
   std::vector<DecisionCheck> decisions;  // by predicate
   std::optional<size_t> first_finding;   // index into decisions
-  bool failed() const { return audit.verdict == Consistency::Inconsistent || first_finding.has_value(); }
+  bool stats_inconsistent() const { return audit.verdict == Consistency::Inconsistent; }
+  bool failed() const { return stats_inconsistent() || !log.consistent() || first_finding.has_value(); }
 };
 CaseCheck check_case(const generators::FileCase& c, smt::Oracle* oracle, const PerFileOptions& options);
 
@@ -102,7 +111,11 @@ struct FindingOrigin {
 std::string render_finding(const generators::TableShape& table, const generators::GeneratedFile& file,
                            const ExprPtr& predicate, const DecisionCheck& check, const FindingOrigin& origin);
 
-// The whole failure of a case: the stats audit table and/or the first decision finding.
+// The whole failure of a case: the stats audit table, the log read-back's differences and/or
+// the first decision finding, each with the rows, the stats and where it came from.
 std::string render_case_failure(const generators::FileCase& c, const CaseCheck& check, const FindingOrigin& origin);
+// The file alone: schema, rows, stats, its log, mutant, seed and replay command.
+std::string render_file(const generators::TableShape& table, const generators::GeneratedFile& file,
+                        const LogReadBack& log, const FindingOrigin& origin);
 
 }  // namespace skipsound

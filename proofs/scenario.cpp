@@ -59,7 +59,8 @@ are case-insensitive; the file is a timeline, read top to bottom):
                                           a whole-table read), not-blind (commit info says
                                           isBlindAppend=false), no-stats (writes without
                                           stats), source-key-read (a MERGE also records
-                                          t.k IN (source keys): tighter than Delta's read)
+                                          t.k IN (source keys): tighter than Delta's read),
+                                          blind-unknown (commit info without isBlindAppend)
   Operations (predicates in the SQL syntax of model/sql/parser.h):
     INSERT <rows> [ROWS PER FILE <n>]     rows as in `file`: a JSON array or `range ...`;
                                           one file per n rows (and per partition)
@@ -562,6 +563,8 @@ class ScenarioParser {
       txn.settings.stats = StatsPresence::Missing;
     } else if (option == "source-key-read") {
       txn.settings.merge_read = MergeRead::SourceKeys;
+    } else if (option == "blind-unknown") {
+      txn.settings.blind_flag_unknown = true;
     } else {
       throw InputError("unknown transaction option '" + option + "'");
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/coverage/coverage.h"
 #include "model/values/value.h"
 #include "model/values/enum_names.h"
 
@@ -172,6 +173,24 @@ std::optional<SerialVerdict> wrong_result(const Table& snapshot, const std::vect
 
 }  // namespace
 
+namespace {
+
+// docs/semantics.md §6's outcomes as coverage rows: a commit counts by the first order that explains it.
+coverage::Probe verdict_probe(const SerialVerdict& v) {
+  using coverage::Probe;
+  switch (v.kind) {
+    case VerdictKind::SerializableCommit:
+      return same_rows(v.allowed.front().rows, v.outcome) ? Probe::SerialCommit : Probe::SerialCommitOtherOrder;
+    case VerdictKind::WrongResult: return Probe::SerialWrongResult;
+    case VerdictKind::MissedConflict: return Probe::SerialMissedConflict;
+    case VerdictKind::Abort: return Probe::SerialAbort;
+    case VerdictKind::FalseConflict: return Probe::SerialFalseConflict;
+  }
+  return Probe::SerialAbort;
+}
+
+}  // namespace
+
 std::vector<SerialVerdict> judge_attempts(const std::vector<Transaction>& transactions,
                                           const std::vector<OracleAttempt>& attempts) {
   std::vector<SerialVerdict> verdicts;
@@ -179,6 +198,7 @@ std::vector<SerialVerdict> judge_attempts(const std::vector<Transaction>& transa
   for (const OracleAttempt& attempt : attempts) {
     if (attempt.committed) {
       if (auto wrong = wrong_result(attempt.snapshot, transactions, attempt.transaction)) {
+        coverage::hit(coverage::Probe::SerialWrongResult);
         verdicts.push_back(std::move(*wrong));
         continue;
       }
@@ -196,6 +216,7 @@ std::vector<SerialVerdict> judge_attempts(const std::vector<Transaction>& transa
       verdict.kind = explained ? VerdictKind::FalseConflict : VerdictKind::Abort;
     }
     if (!explained) verdict.diff = diff_rows(verdict.outcome, verdict.allowed.front().rows);
+    coverage::hit(verdict_probe(verdict));
     verdicts.push_back(std::move(verdict));
   }
   return verdicts;

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "model/coverage/coverage.h"
 #include "model/values/input_error.h"
 #include "model/values/input_limits.h"
 #include "model/values/temporal.h"
@@ -114,10 +115,12 @@ double parse_floating(const std::string& text, const DataType& type) {
 
 std::string quoted_path(const std::string& path) { return "'" + path + "'"; }
 
-LiveFile make_live_file(const AddFile& add, const Metadata& metadata, std::vector<std::string>& warnings) {
+LiveFile make_live_file(const AddFile& add, const Metadata& metadata, std::vector<std::string>& warnings,
+                        Mutant mutant) {
   LiveFile live{add, std::nullopt, {}};
+  if (add.deletion_vector) coverage::hit(coverage::Probe::LogDeletionVector);
   try {
-    live.stats = add.parse_stats(metadata.schema, metadata.stats_naming());
+    live.stats = add.parse_stats(metadata.schema, metadata.stats_naming(), mutant);
   } catch (const std::exception& e) {
     // A stats-less file is always kept by the skipping logic, so dropping bad stats is sound.
     warnings.push_back("stats of " + quoted_path(add.path) + " ignored: " + e.what());
@@ -135,7 +138,7 @@ LiveFile make_live_file(const AddFile& add, const Metadata& metadata, std::vecto
       throw InputError("add " + quoted_path(add.path) + " has no partition value for '" + key + "'");
     }
     try {
-      live.partition_values.emplace(column, partition_value_from_text(it->second, field->type));
+      live.partition_values.emplace(column, partition_value_from_text(it->second, field->type, mutant));
     } catch (const InputError& e) {
       throw InputError("add " + quoted_path(add.path) + ", partition column '" + column + "': " + e.message());
     }
@@ -146,6 +149,7 @@ LiveFile make_live_file(const AddFile& add, const Metadata& metadata, std::vecto
 using FileKey = std::pair<std::string, std::string>;  // (path, DV id)
 
 struct Replay {
+  Mutant mutant = Mutant::None;
   std::map<FileKey, AddFile> live;
   std::optional<Metadata> metadata;
   std::optional<Protocol> protocol;
@@ -158,7 +162,16 @@ struct Replay {
     std::visit([this](const auto& a) { on(a); }, action);
   }
   void on(const AddFile& a) { live[{a.path, dv_id(a.deletion_vector)}] = a; }
-  void on(const RemoveFile& r) { live.erase({r.path, dv_id(r.deletion_vector)}); }
+  // A remove cancels the add of the same (path, DV id) only (docs/semantics.md §10), unless a
+  // log-replay mutant keys it by the path alone or drops its DV.
+  void on(const RemoveFile& r) {
+    if (mutant == Mutant::RemoveByPathOnly) {
+      std::erase_if(live, [&](const auto& entry) { return entry.first.first == r.path; });
+      return;
+    }
+    const FileKey key{r.path, mutant == Mutant::RemoveIgnoresDv ? std::string() : dv_id(r.deletion_vector)};
+    if (live.erase(key)) coverage::hit(coverage::Probe::LogRemoveReconciled);
+  }
   void on(const Metadata& m) {
     metadata = m;
     metadata_file = commit_file;
@@ -218,8 +231,13 @@ void check_readable(const Protocol& protocol, const std::string& protocol_file) 
 
 }  // namespace
 
-Value partition_value_from_text(const std::optional<std::string>& text, const DataType& type) {
-  if (!text || text->empty()) return Value::null(type);
+Value partition_value_from_text(const std::optional<std::string>& text, const DataType& type, Mutant mutant) {
+  if (!text && mutant == Mutant::PartitionNullAsEmpty && type.kind == TypeKind::String) return Value::string("");
+  if (!text || text->empty()) {
+    coverage::hit(coverage::Probe::PartitionValueNull);
+    return Value::null(type);
+  }
+  coverage::hit(coverage::Probe::PartitionValueTyped);
   const std::string& t = *text;
   switch (type.kind) {
     case TypeKind::Boolean:
@@ -262,7 +280,7 @@ Value partition_value_from_text(const std::optional<std::string>& text, const Da
   }
 }
 
-DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> version) {
+DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> version, Mutant mutant) {
   const fs::path log_dir = fs::path(dir) / "_delta_log";
   std::error_code error;
   if (!fs::is_directory(log_dir, error)) throw InputError("not a Delta table: " + log_dir.string() + " does not exist");
@@ -280,30 +298,43 @@ DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> versi
   const int64_t target = version.value_or(latest);
   check_replayable(log_dir, versions, target, checkpoint);
 
-  DeltaTable table;
-  table.dir = dir;
-  table.version = target;
-  if (checkpoint) {
-    table.warnings.push_back("_last_checkpoint (version " + std::to_string(*checkpoint) +
-                             ") ignored: replayed JSON commits 0.." + std::to_string(target) + " instead");
-  }
-  Replay replay;
+  std::vector<LogCommit> commits;
   std::uintmax_t log_bytes = 0;
   for (int64_t v = 0; v <= target; ++v) {
-    replay.commit_file = (log_dir / version_file_name(v, ".json")).string();
-    const std::string commit = read_bounded_file(replay.commit_file);
-    if ((log_bytes += commit.size()) > kMaxLogBytes) {
+    const std::string file = (log_dir / version_file_name(v, ".json")).string();
+    commits.push_back({file, read_bounded_file(file)});
+    if ((log_bytes += commits.back().text.size()) > kMaxLogBytes) {
       throw InputError(log_dir.string() + ": commits 0.." + std::to_string(v) + " hold more than " +
                        byte_size_text(kMaxLogBytes) + ", the limit skipsound replays");
     }
-    for (const Action& action : parse_commit(commit, replay.commit_file)) replay.apply(action);
+  }
+  DeltaTable table = replay_delta_log(commits, mutant);
+  table.dir = dir;
+  if (checkpoint) {
+    table.warnings.insert(table.warnings.begin(), "_last_checkpoint (version " + std::to_string(*checkpoint) +
+                                                      ") ignored: replayed JSON commits 0.." + std::to_string(target) + " instead");
+  }
+  return table;
+}
+
+DeltaTable replay_delta_log(const std::vector<LogCommit>& commits, Mutant mutant) {
+  DeltaTable table;
+  table.version = static_cast<int64_t>(commits.size()) - 1;
+  Replay replay;
+  replay.mutant = mutant;
+  for (const LogCommit& commit : commits) {
+    replay.commit_file = commit.file;
+    for (const Action& action : parse_commit(commit.text, commit.file)) replay.apply(action);
     if (replay.live.size() > kMaxLiveFiles) {
-      throw InputError(replay.commit_file + ": more than " + std::to_string(kMaxLiveFiles) +
+      throw InputError(commit.file + ": more than " + std::to_string(kMaxLiveFiles) +
                        " live files, the limit skipsound replays");
     }
   }
-  if (!replay.metadata) throw InputError(log_dir.string() + ": no metaData action in commits 0.." + std::to_string(target));
-  if (!replay.protocol) throw InputError(log_dir.string() + ": no protocol action in commits 0.." + std::to_string(target));
+  const std::string folder = commits.empty() ? std::string() : fs::path(commits.front().file).parent_path().string();
+  const std::string log = folder.empty() ? std::string("the log") : folder;
+  const std::string range = "commits 0.." + std::to_string(table.version);
+  if (!replay.metadata) throw InputError(log + ": no metaData action in " + range);
+  if (!replay.protocol) throw InputError(log + ": no protocol action in " + range);
   check_readable(*replay.protocol, replay.protocol_file);
   table.metadata = std::move(*replay.metadata);
   table.stats_config = with_error_context(replay.metadata_file + ": metaData.configuration", [&] {
@@ -313,7 +344,7 @@ DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> versi
   table.app_versions = std::move(replay.app_versions);
   table.domains = std::move(replay.domains);
   for (const auto& [key, add] : replay.live) {
-    table.files.push_back(make_live_file(add, table.metadata, table.warnings));
+    table.files.push_back(make_live_file(add, table.metadata, table.warnings, mutant));
   }
   return table;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/log/actions.h"
+#include "model/mutants/mutant.h"
 #include "model/stats/stats.h"
 #include "model/stats/stats_collection.h"
 #include "model/values/value.h"
@@ -45,10 +46,24 @@ struct DeltaTable {
 // log, gaps between versions, malformed lines, an unknown version, a missing metaData/protocol, a
 // protocol needing a reader version or feature skipsound does not implement, or a malformed
 // delta.dataSkipping* setting (each error names the commit file).
-DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> version = std::nullopt);
+// `mutant`: as for replay_delta_log.
+DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> version = std::nullopt,
+                            Mutant mutant = Mutant::None);
+
+// One commit's text and the name its errors carry ("00000000000000000001.json").
+struct LogCommit {
+  std::string file;
+  std::string text;
+};
+
+// Replays commits 0, 1, ... in order into the table they describe, as load_delta_table does for
+// a directory (same errors, naming each commit's `file`). `mutant`: an input-path mutant of the
+// log reader, the stats reader or the partition values (model/mutants/mutant.h).
+DeltaTable replay_delta_log(const std::vector<LogCommit>& commits, Mutant mutant = Mutant::None);
 
 // A partition value's text as a typed value: "4", "0.0", "true", "2021-09-08",
 // "2021-09-08 11:11:11", "2024-01-01T10:00:00.000000Z". JSON null and "" are NULL.
-Value partition_value_from_text(const std::optional<std::string>& text, const DataType& type);
+Value partition_value_from_text(const std::optional<std::string>& text, const DataType& type,
+                                Mutant mutant = Mutant::None);
 
 }  // namespace skipsound

@@ -14,6 +14,11 @@ constexpr CodePathInfo kCodePaths[] = {
     {CodePath::ConflictFilter, "conflict filter", "checker/conflict_filter.cpp"},
     {CodePath::SymbolicWriter, "symbolic writer", "smt/symbolic_file.cpp"},
     {CodePath::SymbolicDecision, "symbolic decision", "smt/symbolic_skipping.cpp"},
+    {CodePath::StatsReader, "stats reader", "model/stats/stats.cpp"},
+    {CodePath::NullCountWriter, "nullCount writer", "model/stats/stats_collection.cpp"},
+    {CodePath::LogReplay, "log replay", "model/log/delta_log.cpp"},
+    {CodePath::PartitionValues, "partition values", "model/log/delta_log.cpp"},
+    {CodePath::ConflictChecker, "conflict checker", "checker/conflict_checker.cpp"},
 };
 
 // docs/semantics.md §8's table, as data. Built on first use: tests name their cases from it while
@@ -62,6 +67,50 @@ const std::vector<MutantInfo>& catalogue() {
      "a loser with no recorded read predicate keeps no file",
      "an empty read set giving an empty survivor set",
      {CodePath::ConflictFilter}},
+    {Mutant::DecimalStatsUnscaled, "decimal-stats-unscaled", MutantScope::InputPath,
+     "a decimal stat's digits are read as the unscaled value at the column's scale: 1.5 in decimal(5,2) "
+     "reads 0.15",
+     "reading a decimal stat with the wrong scale (the text's own scale taken for the column's, as readers "
+     "that parse a BigDecimal string into an unscaled integer do)",
+     {CodePath::StatsReader}},
+    {Mutant::TimestampOffsetAsUtc, "timestamp-offset-as-utc", MutantScope::InputPath,
+     "a timestamp stat written with a zone offset (…-08:00) is read as if its wall-clock time were UTC",
+     "dropping the zone offset of a timestamp stat (writers that log local time with an offset)",
+     {CodePath::StatsReader}},
+    {Mutant::StatsByLogicalName, "stats-by-logical-name", MutantScope::InputPath,
+     "under column mapping, stats are looked up by logical instead of physical column names",
+     "column mapping: after RENAME COLUMN the stats of the column that once had this name are read",
+     {CodePath::StatsReader}},
+    {Mutant::PartitionNullAsEmpty, "partition-null-as-empty", MutantScope::InputPath,
+     "a JSON null partition value of a string column reads as the empty string, not NULL",
+     "partition value \"\" vs NULL confusion (Hive's __HIVE_DEFAULT_PARTITION__ and Delta's null read as text)",
+     {CodePath::PartitionValues}},
+    {Mutant::RemoveByPathOnly, "remove-by-path-only", MutantScope::InputPath,
+     "log replay reconciles a remove by its path alone, dropping every live DV version of that path",
+     "reconciling remove actions by path instead of (path, DV id): a DV update whose add precedes its remove "
+     "in the commit loses the file",
+     {CodePath::LogReplay}},
+    {Mutant::RemoveIgnoresDv, "remove-ignores-dv", MutantScope::InputPath,
+     "log replay ignores a remove's deletion vector, so remove(P, dv) cancels add(P) without a DV only",
+     "dropping the DV from a remove's key: the old DV version of a file stays live beside the new one",
+     {CodePath::LogReplay}},
+    {Mutant::AbsentLeafNullcountZero, "absent-leaf-nullcount-zero", MutantScope::InputPath,
+     "a leaf absent from the written data gets nullCount 0 instead of numRecords",
+     "a column added after a file was written (or not in its data) recorded as having no nulls",
+     {CodePath::NullCountWriter}},
+    {Mutant::SnapshotIgnoresDatachange, "snapshot-ignores-datachange", MutantScope::ConflictTime,
+     "every commit of file actions only drops to SnapshotIsolation, whatever its dataChange flags",
+     "the SnapshotIsolation downgrade without its dataChange condition: DML losers skip the append check",
+     {CodePath::ConflictChecker}},
+    {Mutant::UnknownBlindAsBlind, "unknown-blind-as-blind", MutantScope::ConflictTime,
+     "under WriteSerializable, a winner whose commit info lacks isBlindAppend counts as a blind append",
+     "reading an absent isBlindAppend (engines that do not write it) as true",
+     {CodePath::ConflictChecker}},
+    {Mutant::DeleteReadComparesDv, "delete-read-compares-dv", MutantScope::ConflictTime,
+     "the delete/read check compares a removed path together with its DV id against the paths read",
+     "keying the delete/read check by the log replay's (path, DV) key: a removed file that had a DV is never "
+     "matched with the read",
+     {CodePath::ConflictChecker}},
   };
   return entries;
 }
@@ -103,6 +152,8 @@ const std::vector<Mutant>& all_mutants() {
 }
 
 bool is_per_file_mutant(Mutant m) { return m != Mutant::None && mutant_info(m).scope == MutantScope::PerFile; }
+
+bool is_input_path_mutant(Mutant m) { return m != Mutant::None && mutant_info(m).scope == MutantScope::InputPath; }
 
 bool is_conflict_mutant(Mutant m) { return m != Mutant::None && mutant_info(m).scope == MutantScope::ConflictTime; }
 

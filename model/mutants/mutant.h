@@ -24,11 +24,24 @@ enum class Mutant {
   AndAcrossReads,
   SkipWholeTableRead,
   EmptyReadsSkipAll,
+  DecimalStatsUnscaled,
+  TimestampOffsetAsUtc,
+  StatsByLogicalName,
+  PartitionNullAsEmpty,
+  RemoveByPathOnly,
+  RemoveIgnoresDv,
+  AbsentLeafNullcountZero,
+  SnapshotIgnoresDatachange,
+  UnknownBlindAsBlind,
+  DeleteReadComparesDv,
 };
 
-// Per-file mutants change one file's KEEP/SKIP (or the stats it was written with); conflict-time
-// mutants change which files a conflict check looks at.
-enum class MutantScope { PerFile, ConflictTime };
+// Per-file mutants change one file's KEEP/SKIP (or the stats it was written with), in the
+// concrete code and its symbolic mirror; input-path mutants change what a reader makes of the log
+// text (stats, partition values, log replay) or what a writer records, so per-file cases that go
+// through the log find them and the rule theorems cannot; conflict-time mutants change which
+// files a conflict check looks at or which check runs.
+enum class MutantScope { PerFile, InputPath, ConflictTime };
 
 // The code paths a mutant may switch, each in one source file.
 enum class CodePath {
@@ -39,6 +52,11 @@ enum class CodePath {
   ConflictFilter,     // which of a winner's files a loser's reads are checked against
   SymbolicWriter,     // the rule theorems' symbolic writer
   SymbolicDecision,   // the rule theorems' symbolic read, verification and comparison
+  StatsReader,        // reading a stats JSON text into values
+  NullCountWriter,    // the nullCount a writer records
+  LogReplay,          // reconciling add and remove actions into live files
+  PartitionValues,    // reading partition values from their text
+  ConflictChecker,    // isolation and the delete checks
 };
 
 struct CodePathInfo {
@@ -56,7 +74,7 @@ struct MutantInfo {
   std::vector<CodePath> paths;
 };
 
-std::span<const MutantInfo> mutant_catalogue();  // every mutant except None, per-file ones first
+std::span<const MutantInfo> mutant_catalogue();  // every mutant except None
 const MutantInfo& mutant_info(Mutant m);          // m != None
 std::span<const CodePathInfo> code_paths();
 const CodePathInfo& code_path_info(CodePath p);
@@ -65,6 +83,7 @@ const char* mutant_name(Mutant m);  // "append-suppression", ..., "none"
 std::optional<Mutant> mutant_from_name(std::string_view name);  // "none" gives Mutant::None
 const std::vector<Mutant>& all_mutants();  // every mutant except None, in catalogue order
 bool is_per_file_mutant(Mutant m);
+bool is_input_path_mutant(Mutant m);
 bool is_conflict_mutant(Mutant m);
 // The names of the mutants in `scope`, comma-separated, for help texts.
 std::string mutant_names(MutantScope scope);

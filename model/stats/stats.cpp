@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/coverage/coverage.h"
 #include "model/values/exact_json.h"
 #include "model/sql/row.h"
 
@@ -24,6 +25,36 @@ const char* stat_key(StatKind k) {
 
 const std::string& key_of(const StructField& f, StatsNaming naming) {
   return naming == StatsNaming::Physical && !f.physical_name.empty() ? f.physical_name : f.name;
+}
+
+// The keys a reader looks stats up by: physical names under column mapping (docs/semantics.md §4),
+// unless the stats-by-logical-name mutant reads them by the names the columns have now.
+StatsNaming lookup_naming(StatsNaming naming, Mutant mutant) {
+  return mutant == Mutant::StatsByLogicalName ? StatsNaming::Logical : naming;
+}
+
+// The text of a stat as a faulty reader of the input-path mutants sees it (docs/semantics.md §8).
+// decimal-stats-unscaled: the text's digits become the unscaled value at the column's scale, so
+// "1.5" in decimal(5,2) reads 0.15. timestamp-offset-as-utc: "10:00:00.000-08:00" reads 10:00 UTC.
+json misread_stat(const json& j, const DataType& type, Mutant mutant) {
+  if (mutant == Mutant::DecimalStatsUnscaled && type.kind == TypeKind::Decimal) {
+    const std::optional<std::string> text = j.is_string() ? j.get<std::string>() : number_text(j);
+    if (!text) return j;
+    try {
+      Decimal d = parse_decimal(*text);
+      d.scale = type.scale;
+      return decimal_to_string(d);
+    } catch (const std::invalid_argument&) {
+      return j;
+    }
+  }
+  if (mutant == Mutant::TimestampOffsetAsUtc && type.kind == TypeKind::Timestamp && j.is_string()) {
+    const std::string& text = j.get_ref<const std::string&>();
+    const size_t time = text.find_first_of("T ");
+    const size_t zone = text.find_first_of("+-Z", time == std::string::npos ? text.size() : time);
+    if (zone != std::string::npos) return text.substr(0, zone) + "Z";
+  }
+  return j;
 }
 
 [[noreturn]] void wrong_type(const std::string& path, const std::string& expected) {
@@ -54,7 +85,8 @@ int leaf_count(const DataType& t) {
 // Schema::leaves(). Null values read as absent; unknown keys and their contents are skipped.
 class StatsSax {
  public:
-  StatsSax(const Schema& schema, StatsNaming naming) : schema_(schema), naming_(naming) {
+  StatsSax(const Schema& schema, StatsNaming naming, Mutant mutant = Mutant::None)
+      : schema_(schema), naming_(naming), lookup_(lookup_naming(naming, mutant)), mutant_(mutant) {
     stats_.columns.reserve(schema.leaves().size());
   }
 
@@ -182,7 +214,7 @@ class StatsSax {
         ordinal = frame.first_ordinal;
       }
       const StructField& f = fields[i];
-      if (key_of(f, naming_) == k) {
+      if (key_of(f, lookup_) == k) {
         next_ = Next{f.type.kind == TypeKind::Struct ? Next::Struct : Next::Leaf, &f, ordinal};
         // Writers never record min/max for boolean, binary, arrays or maps (docs/semantics.md §4).
         if (next_.what == Next::Leaf && kind_ != StatKind::NullCount && !has_min_max(f.type.kind)) {
@@ -194,6 +226,7 @@ class StatsSax {
       }
       ordinal += leaf_count(f.type);
     }
+    coverage::hit(coverage::Probe::ReaderUnknownKey);
   }
 
   // The JSON path of the value after the last key, built only for an error message.
@@ -225,9 +258,10 @@ class StatsSax {
       stats_.column_mut(ordinal).null_count = count;
       return;
     }
+    note_reader_path(j, next_.field->type);
     Value v;
     try {
-      v = value_from_json(j, next_.field->type);
+      v = value_from_json(misread_stat(j, next_.field->type, mutant_), next_.field->type);
     } catch (const InputError& e) {
       throw InputError("stats: " + path() + ": " + e.message());
     }
@@ -235,9 +269,25 @@ class StatsSax {
     (kind_ == StatKind::Min ? c.min : c.max) = std::move(v);
   }
 
+  // The reader paths of docs/semantics.md §4 a stat's text takes.
+  static void note_reader_path(const json& j, const DataType& type) {
+    using coverage::Probe;
+    if (type.kind == TypeKind::Decimal) coverage::hit(j.is_string() ? Probe::ReaderDecimalString : Probe::ReaderDecimalNumber);
+    if (is_floating(type.kind) && j.is_string()) coverage::hit(Probe::ReaderSpecialFloat);
+    if (type.kind == TypeKind::Timestamp && j.is_string()) {
+      const std::string& text = j.get_ref<const std::string&>();
+      const size_t time = text.find_first_of("T ");
+      if (time != std::string::npos && text.find_first_of("+-", time) != std::string::npos) {
+        coverage::hit(Probe::ReaderTimestampOffset);
+      }
+    }
+  }
+
   FileStats stats_;
   const Schema& schema_;
   StatsNaming naming_;
+  StatsNaming lookup_;  // naming_, or another under a mutant
+  Mutant mutant_;
   std::vector<Frame> frames_;
   StatKind kind_ = StatKind::Min;
   Next next_;
@@ -287,8 +337,10 @@ FileStats stats_from_json(const json& j, const Schema& schema, StatsNaming namin
   return reader.take();
 }
 
-FileStats stats_from_json_text(const std::string& text, const Schema& schema, StatsNaming naming) {
-  StatsSax reader(schema, naming);
+FileStats stats_from_json_text(const std::string& text, const Schema& schema, StatsNaming naming, Mutant mutant) {
+  StatsSax reader(schema, naming, mutant);
+  coverage::hit(coverage::Probe::ReaderStatsText);
+  if (naming == StatsNaming::Physical) coverage::hit(coverage::Probe::ReaderPhysicalNames);
   try {
     json::sax_parse(text.data(), text.data() + text.size(), &reader);  // pointer input lexes faster
   } catch (const json::parse_error& e) {

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 
+#include "model/coverage/coverage.h"
 #include "model/values/input_error.h"
 #include "model/values/ascii_text.h"
 #include "model/values/temporal.h"
@@ -129,18 +131,27 @@ struct LeafAccumulator {
 // Delta writes timestamps floored to the millisecond and strings cut to a prefix (docs/semantics.md §4).
 ColumnStats finish(const LeafAccumulator& acc, const DataType& type, const StatsConfig& config,
                    Mutant mutant) {
+  using coverage::Probe;
   ColumnStats out;
   out.null_count = acc.nulls;
+  coverage::hit(Probe::WriterNullCount);
   if (!acc.min) return out;
+  coverage::hit(Probe::WriterMinMax);
   out.min = acc.min;
   out.max = acc.max;
   if (is_timestamp(type.kind)) {
+    coverage::hit(Probe::WriterTimestampFloor);
     out.min->data = floor_to_millis(out.min->as_int());
     out.max->data = floor_to_millis(out.max->as_int());
   } else if (type.kind == TypeKind::String) {
     out.min = Value::string(truncate_string_min(acc.min->as_string(), config.string_prefix_length));
+    if (*out.min != *acc.min) coverage::hit(Probe::WriterStringMinPrefix);
     const auto max = truncate_string_max(acc.max->as_string(), config.string_prefix_length, mutant);
     out.max = max ? std::optional<Value>(Value::string(*max)) : std::nullopt;
+    if (!max) coverage::hit(Probe::WriterStringMaxOmitted);
+    if (max && *max != acc.max->as_string()) coverage::hit(Probe::WriterStringMaxTieBreak);
+  } else if (is_floating(type.kind) && std::isnan(acc.max->as_double())) {
+    coverage::hit(Probe::WriterNaNMax);
   }
   return out;
 }
@@ -201,8 +212,12 @@ std::vector<bool> indexed_leaves(const Schema& schema, const StatsConfig& config
     const bool is_partition =
         std::any_of(config.partition_columns.begin(), config.partition_columns.end(),
                     [&](const std::string& p) { return ascii_iequals(p, leaf.path.front()); });
-    if (is_partition) continue;
+    if (is_partition) {
+      coverage::hit(coverage::Probe::WriterPartitionColumn);
+      continue;
+    }
     if (config.stats_columns) {
+      coverage::hit(coverage::Probe::WriterStatsColumns);
       indexed[leaf.ordinal] =
           std::any_of(config.stats_columns->begin(), config.stats_columns->end(),
                       [&](const ColumnPath& c) { return is_prefix_of(c, leaf.path); });
@@ -210,6 +225,7 @@ std::vector<bool> indexed_leaves(const Schema& schema, const StatsConfig& config
       indexed[leaf.ordinal] = config.num_indexed_cols < 0 || counted < config.num_indexed_cols;
       ++counted;
     }
+    if (!indexed[leaf.ordinal]) coverage::hit(coverage::Probe::WriterNotIndexed);
   }
   return indexed;
 }
@@ -218,19 +234,24 @@ FileStats collect_stats(const std::vector<Row>& rows, const Schema& schema,
                         const StatsConfig& config, Mutant mutant, bool with_tight_bounds) {
   FileStats stats;
   stats.num_records = static_cast<int64_t>(rows.size());
+  coverage::hit(coverage::Probe::WriterFile);
   if (with_tight_bounds) stats.tight_bounds = true;
   const std::vector<bool> indexed = indexed_leaves(schema, config);
   for (const Leaf& leaf : schema.leaves()) {
     if (!indexed[leaf.ordinal]) continue;
     const bool track_bounds = has_min_max(leaf.type.kind);
+    if (!track_bounds) coverage::hit(coverage::Probe::WriterNoMinMaxForType);
     LeafAccumulator acc;
     for (const Row& row : rows) {
-      // A short row lacks the trailing columns: they were absent from the written data.
+      // A short row lacks the trailing columns: they were absent from the written data, and a
+      // reader sees NULL there (docs/semantics.md §4), unless the absent-leaf-nullcount-zero
+      // mutant counts them as values.
       const bool present = static_cast<size_t>(leaf.ordinal) < row.size();
       if (present) {
         acc.add(row[leaf.ordinal], track_bounds);
       } else {
-        ++acc.nulls;
+        coverage::hit(coverage::Probe::WriterAbsentLeaf);
+        if (mutant != Mutant::AbsentLeafNullcountZero) ++acc.nulls;
       }
     }
     stats.column_mut(leaf.ordinal) = finish(acc, leaf.type, config, mutant);

@@ -636,6 +636,7 @@ OperationResult execute(const Table& snapshot, const std::vector<Operation>& ope
   CommitInfo& info = result.commit.info;
   info.operation = logged_operation_name(writer);
   info.is_blind_append = !settings.force_not_blind && blind_append(result);
+  if (settings.blind_flag_unknown) info.is_blind_append.reset();
   info.read_version = snapshot.version();
   return result;
 }

@@ -127,6 +127,7 @@ struct WriterSettings {
   bool force_not_blind = false;       // commit info says isBlindAppend=false whatever happened
   Mutant writer_mutant = Mutant::None;  // a writer-side mutant (string-max-plain-prefix) its stats take
   MergeRead merge_read = MergeRead::TargetConjuncts;
+  bool blind_flag_unknown = false;    // commit info carries no isBlindAppend (engines that omit it)
 };
 
 struct OperationResult {

@@ -48,7 +48,8 @@ PartitionValues partition_text(const TypedPartitionValues& typed) {
   return text;
 }
 
-// The model keeps a DV's content; the log only needs an identity and a cardinality.
+}  // namespace
+
 std::optional<DeletionVectorDescriptor> inline_descriptor(const DeletedRows& deleted) {
   if (deleted.empty()) return std::nullopt;
   DeletionVectorDescriptor dv;
@@ -60,8 +61,6 @@ std::optional<DeletionVectorDescriptor> inline_descriptor(const DeletedRows& del
   dv.cardinality = static_cast<int64_t>(deleted.size());
   return dv;
 }
-
-}  // namespace
 
 AddFile TableFile::to_add_action(const Schema& schema) const {
   AddFile add;

@@ -44,6 +44,10 @@ using DeletedRows = std::vector<uint32_t>;
 // Typed partition values by logical partition column name.
 using TypedPartitionValues = std::map<std::string, Value>;
 
+// The model keeps a DV's content; the log only needs an identity and a cardinality: an inline
+// descriptor listing the rows. nullopt for an empty DV.
+std::optional<DeletionVectorDescriptor> inline_descriptor(const DeletedRows& deleted);
+
 // One live file as an add action carries it, plus the rows the model knows it holds.
 struct TableFile {
   std::string path;

@@ -132,6 +132,9 @@ GateOptions gate_options(const GateArguments& a) {
   o.cross_check_dir = a.out;
   o.interval_oracle = a.oracle_engine == "intervals";
   if (!a.fail_fast.empty()) o.fail_fast = a.fail_fast == "gate" ? FailFast::Gate : FailFast::Phase;
+  // The default gate's full scope must reach every coverage row; a narrowed run only reports.
+  o.require_coverage = a.budget.empty() && a.categories.empty() && a.mutants.empty() && a.shard.empty() &&
+                       !a.skip_proofs && a.fail_fast.empty() && a.exhaustive == kGateExhaustiveComparisons;
   return o;
 }
 
@@ -184,7 +187,8 @@ void add_gate_command(CLI::App& app, int& exit_code) {
   command->add_option("--category", arguments->categories, "explorer categories to run (default all)");
   command->add_option("--mutant", arguments->mutants,
                       "mutants to hunt (default all; 'none' skips the matrix): per-file " +
-                          mutant_names(MutantScope::PerFile) + "; conflict-time " +
+                          mutant_names(MutantScope::PerFile) + "; input-path " +
+                          mutant_names(MutantScope::InputPath) + "; conflict-time " +
                           mutant_names(MutantScope::ConflictTime));
   command->add_option("--threads", arguments->threads, "worker threads (default: all cores)")
       ->check(CLI::Range(1u, kMaxThreads));

@@ -20,7 +20,8 @@ std::string prove_help() {
          "PROVED, COUNTEREXAMPLE (stats, literal, row) or UNKNOWN (reason), with times. "
          "--mutant takes the per-file mutants (" +
          mutant_names(MutantScope::PerFile) + "); the conflict-time mutants (" +
-         mutant_names(MutantScope::ConflictTime) +
+         mutant_names(MutantScope::ConflictTime) + ") and the input-path mutants (" +
+         mutant_names(MutantScope::InputPath) +
          ") are not properties of one rule and are out of scope here. Exit 0 when every theorem comes "
          "out as expected (PROVED, or COUNTEREXAMPLE for the rules a mutant breaks), 1 otherwise, 2 on "
          "bad usage, 3 on an internal error.";

@@ -254,5 +254,40 @@ TEST(ConflictChecker, ExceptionNamesRoundTrip) {
   EXPECT_EQ(conflict_kind_from_exception_name("Nope"), std::nullopt);
 }
 
+// The conflict-time mutants of the checker (docs/semantics.md §8), each on the smallest history
+// where it changes the verdict.
+TEST(ConflictCheckerMutants, SnapshotIgnoresDatachangeLetsADmlLoserSkipTheAppendCheck) {
+  const Table table = make_table();
+  const Transaction deleter = txn("L", table, {with_condition(OperationKind::Delete, "id >= 350")});
+  EXPECT_EQ(isolation_to_use(deleter.commit, IsolationLevel::Serializable, Mutant::SnapshotIgnoresDatachange),
+            IsolationLevel::SnapshotIsolation);
+  const Transaction winner = txn("W", table, {insert(1000, 1100)});
+  EXPECT_EQ(conflict(deleter, table, winner.commit), ConflictKind::ConcurrentAppend);
+  EXPECT_EQ(conflict(deleter, table, winner.commit, {true, Mutant::SnapshotIgnoresDatachange}), std::nullopt);
+}
+
+TEST(ConflictCheckerMutants, UnknownBlindAsBlindSkipsAWinnerWithoutTheFlag) {
+  const Table table = make_table(IsolationLevel::WriteSerializable);
+  WriterSettings unknown;
+  unknown.blind_flag_unknown = true;
+  const Transaction winner = txn("W", table, {insert(1000, 1100)}, unknown);
+  ASSERT_FALSE(winner.commit.info.is_blind_append.has_value());
+  const Transaction loser = txn("L", table, {with_condition(OperationKind::Delete, "id >= 350")});
+  EXPECT_EQ(conflict(loser, table, winner.commit), ConflictKind::ConcurrentAppend) << "unknown is not blind";
+  EXPECT_EQ(conflict(loser, table, winner.commit, {true, Mutant::UnknownBlindAsBlind}), std::nullopt);
+}
+
+TEST(ConflictCheckerMutants, DeleteReadComparesDvMissesARemovedFileThatHadADv) {
+  Table table = make_table(IsolationLevel::Serializable, /*dv=*/true);
+  // f0-0 gets a DV first; then the winner deletes the rest of it, the loser reads it.
+  const Transaction first = txn("D", table, {with_condition(OperationKind::Delete, "id < 50")});
+  apply_commit(table, first.commit);
+  const Transaction winner = txn("W", table, {with_condition(OperationKind::Delete, "id < 100")});
+  ASSERT_FALSE(winner.commit.removes.front().deleted.empty());
+  const Transaction loser = txn("L", table, {with_condition(OperationKind::Select, "id = 70")});
+  EXPECT_EQ(conflict(loser, table, winner.commit), ConflictKind::ConcurrentDeleteRead);
+  EXPECT_EQ(conflict(loser, table, winner.commit, {true, Mutant::DeleteReadComparesDv}), std::nullopt);
+}
+
 }  // namespace
 }  // namespace skipsound

@@ -1,6 +1,6 @@
 // The per-file corpus: every saved case under tests/corpus/files/ replays to its expected
-// outcome, the corpus covers a sound skip, a sound keep and one counterexample per per-file
-// mutant, and any generated case survives the save/load round trip exactly.
+// outcome, the corpus covers a sound skip, a sound keep and one counterexample per per-file and
+// input-path mutant, and any generated case survives the save/load round trip exactly.
 #include <algorithm>
 #include <filesystem>
 #include <set>
@@ -42,12 +42,13 @@ TEST(PerFileCorpus, CoversSoundVerdictsAndEveryPerFileMutant) {
   for (const std::string& file : corpus_files()) {
     const CorpusCase c = load_corpus_case(file);
     if (c.mutant == Mutant::None) sound_outcomes.insert(c.expected);
-    if (c.mutant != Mutant::None && is_finding(c.expected)) killed.insert(c.mutant);
+    const bool fails = is_finding(c.expected) || c.expected_stats_inconsistent || c.expected_log_differs;
+    if (c.mutant != Mutant::None && fails) killed.insert(c.mutant);
   }
   EXPECT_TRUE(sound_outcomes.count(DecisionOutcome::SoundSkip));
   EXPECT_TRUE(sound_outcomes.count(DecisionOutcome::Kept));
   for (Mutant m : all_mutants()) {
-    if (is_per_file_mutant(m)) {
+    if (is_per_file_mutant(m) || is_input_path_mutant(m)) {
       EXPECT_TRUE(killed.count(m)) << "no corpus counterexample for " << mutant_name(m);
     }
   }
@@ -64,11 +65,15 @@ RC_GTEST_PROP(PerFileCorpus, SavedCasesLoadBackExactly, (const generators::FileC
   RC_CLASSIFY(std::find(c.file.deleted.begin(), c.file.deleted.end(), true) != c.file.deleted.end(), "deleted rows");
   RC_CLASSIFY(!c.file.dropped.empty(), "stats fields missing");
   RC_CLASSIFY(!c.table.stats_config.partition_columns.empty(), "partitioned");
+  RC_CLASSIFY(c.file.absent_leaves > 0, "leaves absent from the data");
+  RC_CLASSIFY(c.file.log != generators::LogShape{}, "logged with a zone offset, add first or a dropped column");
   const CorpusCase loaded = corpus_case_from_json(nlohmann::json::parse(corpus_case_to_json(saved).dump()));
   RC_ASSERT(loaded.table.schema == saved.table.schema);
   RC_ASSERT(loaded.table.stats_config == saved.table.stats_config);
   RC_ASSERT(loaded.file.rows == saved.file.rows);
   RC_ASSERT(loaded.file.deleted == saved.file.deleted);
+  RC_ASSERT(loaded.file.absent_leaves == saved.file.absent_leaves);
+  RC_ASSERT(loaded.file.log == saved.file.log);
   // Compared as JSON: an emptied ColumnStats and an absent one are the same stats.
   RC_ASSERT(stats_to_json(loaded.file.stats, loaded.table.schema) == stats_to_json(saved.file.stats, saved.table.schema));
   RC_ASSERT(same_expr(loaded.predicate, saved.predicate));

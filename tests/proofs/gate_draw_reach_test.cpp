@@ -4,6 +4,7 @@
 // printed, so a generator change that starves a form shows before it fails.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <set>
@@ -40,19 +41,58 @@ GateOptions default_gate() {
   return o;
 }
 
-TEST(GateDraw, PerFileCasesReachEveryPredicateForm) {
+bool has_type(const Schema& schema, TypeKind kind) {
+  return std::any_of(schema.leaves().begin(), schema.leaves().end(), [&](const Leaf& l) { return l.type.kind == kind; });
+}
+
+bool null_string_partition(const generators::FileCase& c) {
+  for (const Leaf& leaf : c.table.schema.leaves()) {
+    if (generators::is_partition_leaf(leaf, c.table.stats_config) && leaf.type.kind == TypeKind::String &&
+        !c.file.rows.empty() && c.file.rows.front()[leaf.ordinal].is_null()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// How the case's file reaches the reader (proofs/per_file_log.h): the shapes the input-path
+// mutants need.
+std::vector<std::string> log_labels(const generators::FileCase& c) {
+  std::vector<std::string> labels;
+  const auto add_if = [&](bool holds, const char* label) { if (holds) labels.push_back(label); };
+  const bool dv = c.file.dv_cardinality() > 0;
+  add_if(std::any_of(c.table.schema.leaves().begin(), c.table.schema.leaves().end(),
+                     [](const Leaf& l) { return l.physical_path != l.path; }),
+         "column mapping, renamed columns");
+  add_if(c.file.absent_leaves > 0, "leaves absent from the data");
+  add_if(c.file.log.timestamp_offset_minutes != 0 && has_type(c.table.schema, TypeKind::Timestamp),
+         "timestamp stats at a zone offset");
+  add_if(has_type(c.table.schema, TypeKind::Decimal), "decimal stats");
+  add_if(dv && c.file.log.add_before_remove, "DV update, add before remove");
+  add_if(dv && !c.file.log.add_before_remove, "DV update, remove before add");
+  add_if(c.file.log.dropped_column_stats, "stats of a dropped column");
+  add_if(null_string_partition(c), "NULL string partition value");
+  return labels;
+}
+
+TEST(GateDraw, PerFileCasesReachEveryPredicateFormAndLogShape) {
   const GateOptions options = default_gate();
   const size_t cases = gate_budget(options).file_cases;
-  Labels forms, rows;
+  Labels forms, rows, logs;
   for (size_t i = 0; i < cases; ++i) {
     const generators::FileCase c = hunt_file_case(options.seed, Mutant::None, i);
     for (const ExprPtr& p : c.predicates) ++forms[generators::predicate_form(*p)];
     ++rows[std::to_string(c.file.rows.size()) + " rows"];
+    for (const std::string& label : log_labels(c)) ++logs[label];
   }
   print("per-file predicate forms", forms, cases);
   print("per-file file sizes", rows, cases);
+  print("per-file log shapes", logs, cases);
   const std::vector<std::string>& named = generators::predicate_forms();
   expect_all(forms, std::set<std::string>(named.begin(), named.end()));
+  expect_all(logs, {"column mapping, renamed columns", "leaves absent from the data", "timestamp stats at a zone offset",
+                    "decimal stats", "DV update, add before remove", "DV update, remove before add",
+                    "stats of a dropped column", "NULL string partition value"});
 }
 
 bool any_operation(const World& w, const std::string& text) {
@@ -98,6 +138,11 @@ std::vector<std::string> world_labels(const World& w) {
   add_if(w.partitioned, "partitioned");
   add_if(std::any_of(w.transactions.begin(), w.transactions.end(), [](const auto& t) { return t.whole_table_read; }),
          "whole-table read");
+  add_if(w.write_serializable, "WriteSerializable");
+  add_if(std::any_of(w.transactions.begin(), w.transactions.end(), [](const auto& t) { return t.blind_unknown; }),
+         "isBlindAppend unknown");
+  add_if(std::any_of(w.files.begin(), w.files.end(), [](const auto& f) { return !f.deleted.empty(); }),
+         "initial file with a DV");
   return labels;
 }
 
@@ -118,7 +163,8 @@ TEST(GateDraw, WorldsReachEveryOperationAndShape) {
   expect_all(all, {"2 transactions", "3 transactions", "4 transactions", "INSERT", "DELETE", "UPDATE", "MERGE",
                    "MERGE key shorthand", "MERGE target-only ON conjunct", "MERGE clause condition",
                    "MERGE matched-only DELETE", "OPTIMIZE", "several scans", "OR", "x IN", "x IS [NOT] NULL", "NOT on x", "x = x + 1",
-                   "predicate on id", "NULL x", "deletion vectors", "partitioned", "whole-table read"});
+                   "predicate on id", "NULL x", "deletion vectors", "partitioned", "whole-table read",
+                   "WriteSerializable", "isBlindAppend unknown", "initial file with a DV"});
   // Partitioning, deletion vectors and whole-table reads are not confined to their own category.
   for (WorldCategory category : generators::all_world_categories()) {
     if (category == WorldCategory::Disjoint) continue;  // disjoint x bands: no shared reads by design

@@ -1,5 +1,6 @@
 #include "model/log/delta_log.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -382,6 +383,70 @@ TEST(DeltaLogProtocol, EveryImplementedReaderFeatureIsAccepted) {
   const DeltaTable table = load_delta_table(kOwnLogs + "reader-features-supported");
   EXPECT_EQ(table.protocol.min_reader_version, 3);
   EXPECT_EQ(table.files.size(), 1u);
+}
+
+}  // namespace
+}  // namespace skipsound
+
+namespace skipsound {
+namespace {
+
+// The input-path mutants (docs/semantics.md §8) on real tables: each one reads something other
+// than what the table holds, and the sound reader reads what the fixtures README lists.
+size_t live_files(const std::string& table, Mutant mutant) { return load_delta_table(table_dir(table), std::nullopt, mutant).files.size(); }
+
+TEST(DeltaLogMutants, LogReplayMutantsChangeTheLiveFiles) {
+  // Eight of its removes carry the DV they retire: ignoring it leaves the old versions live.
+  EXPECT_EQ(live_files("dv-with-columnmapping", Mutant::None), 15u);
+  EXPECT_NE(live_files("dv-with-columnmapping", Mutant::RemoveIgnoresDv), 15u);
+}
+
+TEST(DeltaLogMutants, StatsReaderMutantsMisreadRealStats) {
+  const std::string all_types = table_dir("data-skipping-basic-stats-all-types");
+  const auto ts = [&](Mutant m) {
+    const DeltaTable t = load_delta_table(all_types, std::nullopt, m);
+    return stats_of(t.files.at(0), t.metadata.schema, {"as_timestamp"}).min;
+  };
+  ASSERT_TRUE(ts(Mutant::TimestampOffsetAsUtc));
+  EXPECT_NE(ts(Mutant::TimestampOffsetAsUtc)->as_int(), ts(Mutant::None)->as_int());
+
+  const DeltaTable mapped = load_delta_table(table_dir("table_with_column_mapping"), std::nullopt, Mutant::StatsByLogicalName);
+  const LiveFile& bms = file_with_partition(mapped, "Company Very Short", Value::string("BMS"));
+  EXPECT_FALSE(stats_of(bms, mapped.metadata.schema, {"Super Name"}).min) << "physical keys are not found by logical name";
+
+  // Delta-Spark writes decimals at the column's scale, so that fixture reads alike; a writer that
+  // drops trailing zeros ("1.5" for decimal(5,2)) is where the unscaled misreading shows.
+  const Schema d = Schema::from_json_text(
+      R"j({"type":"struct","fields":[{"name":"d","type":"decimal(5,2)","nullable":true,"metadata":{}}]})j");
+  const auto max_of = [&](Mutant m) {
+    return *stats_from_json_text(R"({"numRecords":1,"maxValues":{"d":1.5}})", d, StatsNaming::Logical, m).column(0).max;
+  };
+  EXPECT_EQ(to_display(max_of(Mutant::None)), "1.50");
+  EXPECT_EQ(to_display(max_of(Mutant::DecimalStatsUnscaled)), "0.15");
+}
+
+TEST(DeltaLogMutants, PartitionNullAsEmptyReadsTheEmptyString) {
+  const Value none = partition_value_from_text(std::nullopt, DataType::of(TypeKind::String));
+  EXPECT_TRUE(none.is_null());
+  EXPECT_EQ(partition_value_from_text(std::nullopt, DataType::of(TypeKind::String), Mutant::PartitionNullAsEmpty),
+            Value::string(""));
+  EXPECT_TRUE(partition_value_from_text(std::nullopt, DataType::of(TypeKind::Int), Mutant::PartitionNullAsEmpty).is_null());
+}
+
+TEST(DeltaLogMutants, AnInMemoryLogReplaysLikeItsDirectory) {
+  const std::string dir = table_dir("table-with-dv-small");
+  std::vector<LogCommit> commits;
+  for (const auto& entry : fs::directory_iterator(dir + "/_delta_log")) {
+    if (entry.path().extension() != ".json") continue;
+    std::ifstream in(entry.path());
+    commits.push_back({entry.path().filename().string(), std::string(std::istreambuf_iterator<char>(in), {})});
+  }
+  std::sort(commits.begin(), commits.end(), [](const LogCommit& a, const LogCommit& b) { return a.file < b.file; });
+  const DeltaTable from_memory = replay_delta_log(commits);
+  const DeltaTable from_dir = load_delta_table(dir);
+  ASSERT_EQ(from_memory.files.size(), from_dir.files.size());
+  EXPECT_EQ(from_memory.files.front().add.path, from_dir.files.front().add.path);
+  EXPECT_EQ(from_memory.version, from_dir.version);
 }
 
 }  // namespace

@@ -91,7 +91,11 @@ TEST(MutantCatalogue, NamesRoundTripAndEveryEntrySaysWhatItStandsFor) {
   EXPECT_EQ(mutant_from_name("none"), Mutant::None);
   EXPECT_EQ(mutant_from_name("no-such-mutant"), std::nullopt);
   EXPECT_EQ(mutant_names(MutantScope::ConflictTime),
-            "append-suppression, and-across-reads, skip-whole-table-read, empty-reads-skip-all");
+            "append-suppression, and-across-reads, skip-whole-table-read, empty-reads-skip-all, "
+            "snapshot-ignores-datachange, unknown-blind-as-blind, delete-read-compares-dv");
+  EXPECT_EQ(mutant_names(MutantScope::InputPath),
+            "decimal-stats-unscaled, timestamp-offset-as-utc, stats-by-logical-name, partition-null-as-empty, "
+            "remove-by-path-only, remove-ignores-dv, absent-leaf-nullcount-zero");
 }
 
 }  // namespace
