@@ -25,7 +25,7 @@ ConflictFilterResult every_file(const std::vector<CandidateFile>& added, Candida
   ConflictFilterResult result;
   result.summary = why;
   for (const CandidateFile& file : added) {
-    result.files.push_back(CandidateOutcome{file.path, verdict, why});
+    result.files.push_back(CandidateOutcome{file.path, verdict, why, {}});
   }
   return result;
 }
@@ -43,8 +43,10 @@ void apply_data_skipping(const LoserReads& loser, const std::vector<CandidateFil
   const bool every_read_must_keep = options.mutant == Mutant::AndAcrossReads;
   std::vector<bool> survives(added.size(), every_read_must_keep);
   if (loser.reads.size() > 1) coverage::hit(coverage::Probe::ConflictSeveralReads);
+  std::vector<std::optional<SkippingPredicate>> predicates;
   for (const ReadPredicate& read : loser.reads) {
-    const auto predicate = build_conjunction(eligible_data_filters(read), eligibility, options.mutant);
+    const auto& predicate =
+        predicates.emplace_back(build_conjunction(eligible_data_filters(read), eligibility, options.mutant));
     if (!predicate) coverage::hit(coverage::Probe::ConflictReadWithoutFilter);
     for (size_t i = 0; i < added.size(); ++i) {
       // The verdict alone: every commit attempt runs this for each (file, read), and the text of
@@ -62,6 +64,12 @@ void apply_data_skipping(const LoserReads& loser, const std::vector<CandidateFil
                                    : "excluded: every read's data skipping skips it";
     } else {
       result.files[i].reason = "survives: some read's data skipping keeps it";
+      // A survivor makes a conflict, which a report explains read by read; the text is built
+      // only here, never for the many files a check excludes.
+      for (const auto& predicate : predicates) {
+        result.files[i].per_read.push_back(decide_file(predicate, FileView{added[i].stats, added[i].dv_cardinality},
+                                                       eligibility.schema(), options.mutant));
+      }
     }
   }
 }

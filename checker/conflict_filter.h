@@ -33,7 +33,8 @@ enum class CandidateVerdict { Survives, Excluded };
 struct CandidateOutcome {
   std::string path;
   CandidateVerdict verdict = CandidateVerdict::Survives;
-  std::string reason;  // one line
+  std::string reason;                  // one line
+  std::vector<FileDecision> per_read;  // a survivor's data-skipping decision for each read, for reports
 };
 
 struct ConflictFilterResult {

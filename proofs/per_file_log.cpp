@@ -78,7 +78,10 @@ std::optional<std::string> partition_text(const Value& v) {
 }
 
 Metadata metadata_of(const TableShape& table, bool deletion_vectors) {
-  Metadata metadata = Table(table.schema, TableProperties{table.stats_config, deletion_vectors}).metadata();
+  TableProperties properties;
+  properties.stats = table.stats_config;
+  properties.deletion_vectors = deletion_vectors;
+  Metadata metadata = Table(table.schema, properties).metadata();
   if (column_mapped(table.schema)) metadata.configuration["delta.columnMapping.mode"] = "name";
   return metadata;
 }
