@@ -18,6 +18,7 @@ enum class OperationKind {
   Update,
   Merge,     // upsert on a key column: matched target rows are replaced, others inserted
   Optimize,  // compaction or clustering, dataChange=false
+  Restore,   // back to an earlier version's files (docs/semantics.md §10.8): DVs may shrink
 };
 const char* operation_kind_name(OperationKind kind);  // "INSERT", "SELECT", ...
 
@@ -37,6 +38,7 @@ struct Operation {
   int key_leaf = -1;                    // MERGE key, OPTIMIZE clustering key
   OptimizeMode optimize_mode = OptimizeMode::Compaction;
   int rows_per_file = 0;                // clustering output file size; 0 = one file
+  std::vector<TableFile> restore_to;    // RESTORE: the earlier version's live files, (path, DV) each
 };
 
 // Decides which files a scan reads. The production planner (checker/scan_planner.h) applies

@@ -184,12 +184,20 @@ void Table::add_initial_file(TableFile file) {
   files_.push_back(std::move(file));
 }
 
-void Table::apply(const std::vector<FileRemoval>& removes, const std::vector<TableFile>& adds) {
-  for (const FileRemoval& removal : removes) {
-    std::erase_if(files_, [&](const TableFile& f) { return f.path == removal.path; });
+const TableFile* Table::find_file(const std::string& path, const DeletedRows& deleted) const {
+  for (const TableFile& file : files_) {
+    if (file.path == path && file.deleted == deleted) return &file;
   }
+  return nullptr;
+}
+
+void Table::apply(const std::vector<FileRemoval>& removes, const std::vector<TableFile>& adds) {
+  const auto same_key = [](const std::string& path, const DeletedRows& deleted) {
+    return [&path, &deleted](const TableFile& f) { return f.path == path && f.deleted == deleted; };
+  };
+  for (const FileRemoval& removal : removes) std::erase_if(files_, same_key(removal.path, removal.deleted));
   for (const TableFile& add : adds) {
-    std::erase_if(files_, [&](const TableFile& f) { return f.path == add.path; });
+    std::erase_if(files_, same_key(add.path, add.deleted));
     files_.push_back(add);
   }
   ++version_;

@@ -14,6 +14,7 @@
 #include "model/stats/stats.h"
 #include "model/mutants/mutant.h"
 #include "model/stats/stats_collection.h"
+#include "model/table/deletion_vector.h"
 
 namespace skipsound {
 
@@ -33,8 +34,6 @@ struct TableProperties {
 
 // Physical rows indexed by their position in the file; shared by every DV version of one path.
 using PhysicalRows = std::shared_ptr<const std::vector<Row>>;
-// The deletion vector's content: sorted, distinct physical row indexes. Empty = no DV.
-using DeletedRows = std::vector<uint32_t>;
 // Typed partition values by logical partition column name.
 using TypedPartitionValues = std::map<std::string, Value>;
 
@@ -93,9 +92,13 @@ class Table {
   // Adds a file to the initial state (version stays unchanged). Throws InputError on a
   // duplicate path or rows of mixed partition values.
   void add_initial_file(TableFile file);
-  // Applies a commit's file actions in order (remove then add per Delta's log replay: the last
-  // action for a path wins) and advances the version.
+  // Applies a commit's file actions (removes, then adds) and advances the version. Live files are
+  // keyed by (path, DV) as in Delta's log replay (docs/semantics.md §10): remove(P,dv) cancels
+  // only add(P,dv), so a stale remove cancels nothing and the file it meant stays live; an add
+  // replaces a live file with the same (path, DV).
   void apply(const std::vector<FileRemoval>& removes, const std::vector<TableFile>& adds);
+  // The live file with this path and DV, if any.
+  const TableFile* find_file(const std::string& path, const DeletedRows& deleted) const;
 
   // Every live row of every live file, in file then row order.
   std::vector<Row> live_rows() const;
