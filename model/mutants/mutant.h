@@ -24,11 +24,25 @@ enum class Mutant {
   AndAcrossReads,
   SkipWholeTableRead,
   EmptyReadsSkipAll,
+  // docs/semantics.md §10.7: the row-level-concurrency tiers.
+  Case2NoRepoint,
+  Case2MergeOnOverlap,
+  Case2BaseIsDvWin,
+  Case2NoMonotonicity,
+  Case2NonlocalLoser,
+  Case1bWrongImage,
+  Case1bCountDiff,
+  NodatachangeDeleteDelete,
+  ValueexactEmptyReadDrops,
+  ValueexactAndAcrossReads,
+  Case2NoBaseSubtract,
 };
 
 // Per-file mutants change one file's KEEP/SKIP (or the stats it was written with); conflict-time
-// mutants change which files a conflict check looks at.
-enum class MutantScope { PerFile, ConflictTime };
+// mutants change which files a conflict check looks at; row-level mutants change the tiers of
+// docs/semantics.md §10 (value-exact, Case 2 DV union, Case 1b, Case 3) and are unsound; a liveness mutant
+// is sound but aborts more (it must show as a higher false-conflict rate, never a missed conflict).
+enum class MutantScope { PerFile, ConflictTime, RowLevel, Liveness };
 
 // The code paths a mutant may switch, each in one source file.
 enum class CodePath {
@@ -37,6 +51,10 @@ enum class CodePath {
   StatsVerification,  // which stats a skip needs present
   SkipEvaluation,     // reading stats and comparing them
   ConflictFilter,     // which of a winner's files a loser's reads are checked against
+  ConflictChecker,    // the order of the checks and the delete/read and delete/delete sets
+  ValueExactTier,     // the row-reading tier on the stats survivors
+  DvUnion,            // Case 2: same-file deletion-vector reconciliation
+  RemovedRows,        // Case 1b: the delete/read check on the rows a winner removed
   SymbolicWriter,     // the rule theorems' symbolic writer
   SymbolicDecision,   // the rule theorems' symbolic read, verification and comparison
 };
@@ -64,8 +82,12 @@ const CodePathInfo& code_path_info(CodePath p);
 const char* mutant_name(Mutant m);  // "append-suppression", ..., "none"
 std::optional<Mutant> mutant_from_name(std::string_view name);  // "none" gives Mutant::None
 const std::vector<Mutant>& all_mutants();  // every mutant except None, in catalogue order
+// The mutants the gate's matrix hunts by default: the per-file and conflict-time ones. The
+// row-level and liveness mutants are killed by tests/checker's schedules until the explorer draws
+// same-file DV worlds (docs/semantics.md §10.7).
+const std::vector<Mutant>& gate_hunted_mutants();
 bool is_per_file_mutant(Mutant m);
-bool is_conflict_mutant(Mutant m);
+bool is_conflict_mutant(Mutant m);  // any scope but PerFile
 // The names of the mutants in `scope`, comma-separated, for help texts.
 std::string mutant_names(MutantScope scope);
 

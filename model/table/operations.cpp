@@ -13,6 +13,7 @@ namespace skipsound {
 const char* operation_kind_name(OperationKind kind) {
   switch (kind) {
     case OperationKind::Insert: return "INSERT";
+    case OperationKind::InsertSelect: return "INSERT SELECT";
     case OperationKind::Select: return "SELECT";
     case OperationKind::Delete: return "DELETE";
     case OperationKind::Update: return "UPDATE";
@@ -27,7 +28,7 @@ namespace {
 
 // Delta's commitInfo.operation for each kind.
 const char* logged_operation_name(OperationKind kind) {
-  return kind == OperationKind::Insert ? "WRITE" : operation_kind_name(kind);
+  return kind == OperationKind::Insert || kind == OperationKind::InsertSelect ? "WRITE" : operation_kind_name(kind);
 }
 
 bool matches(const ExprPtr& condition, const Row& row, const Operation& op) {
@@ -71,6 +72,7 @@ class OperationRun {
   void run(const Operation& op) {
     switch (op.kind) {
       case OperationKind::Insert: insert(op); break;
+      case OperationKind::InsertSelect: insert_select(op); break;
       case OperationKind::Select: scan(op.condition); break;
       case OperationKind::Delete: rewrite(scan_matching(op, op.condition), {}); break;
       case OperationKind::Update: update(op); break;
@@ -153,6 +155,17 @@ class OperationRun {
   }
 
   void insert(const Operation& op) { write(op.rows); }
+
+  // A self-reading append (docs/semantics.md §10.3's non-DML reader): what it writes depends on rows it reads
+  // but does not change, so only Case 1b and the append check protect it.
+  void insert_select(const Operation& op) {
+    std::vector<Row> images;
+    for (const TouchedFile& t : scan_matching(op, op.condition)) {
+      const TableFile& file = snapshot_.files()[t.file_index];
+      for (uint32_t r : t.matched) images.push_back(updated(op, (*file.rows)[r]));
+    }
+    write(images);
+  }
 
   void update(const Operation& op) {
     std::vector<TouchedFile> touched = scan_matching(op, op.condition);
