@@ -1,6 +1,8 @@
 // The commit driver (docs/semantics.md §6): transactions that all started from one snapshot try to commit in
 // a given order; each is checked against every commit since its snapshot, in version order, and
-// either commits (the table advances) or aborts with the first conflict.
+// either commits (the table advances) or aborts with the first conflict. A check that reconciles
+// (Case 2) rebases the loser: the next winner is checked against the rebased actions, and they
+// are what commits and what later transactions see as that winner's commit.
 #pragma once
 #include <optional>
 #include <vector>
@@ -26,6 +28,7 @@ using CommitResult = std::variant<Committed, Aborted>;
 struct WinnerCheck {
   std::string line;                   // one line: the exception and its reason, or how it passed
   std::optional<AppendCheck> append;  // the conflict filter's verdicts, when it ran
+  std::vector<std::string> reconciled_paths = {};  // Case 2 (docs/semantics.md §10.2) against this winner
 };
 
 // One commit attempt, in commit order.
@@ -40,6 +43,9 @@ struct CommitAttempt {
 struct ScheduleRun {
   std::vector<CommitAttempt> attempts;  // in commit order
   Table final_state;
+  // By transaction: what it put into the log, its own actions or as Case 2 rebased them
+  // (docs/semantics.md §10.2); empty for one that aborted. The append checks' candidate files point here.
+  std::vector<Commit> logged_actions;
 };
 
 // `transactions` all started at `snapshot`; `commit_order` lists each index once.

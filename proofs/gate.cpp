@@ -166,7 +166,7 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
   }
 
   if (!o.skip_mutants) {
-    const std::vector<Mutant>& mutants = o.mutants.empty() ? all_mutants() : o.mutants;
+    const std::vector<Mutant>& mutants = o.mutants.empty() ? gate_hunted_mutants() : o.mutants;
     for (Mutant m : mutants) {
       if (progress) progress(std::string("mutant ") + mutant_name(m), "hunting");
       report.mutants.push_back(hunt_mutant(m, o, budget, progress));

@@ -97,7 +97,11 @@ void print_verdict(std::ostringstream& out, const Scenario& scenario, const Scen
   switch (verdict.kind) {
     case VerdictKind::SerializableCommit: out << "committed, serializable\n"; break;
     case VerdictKind::WrongResult: out << "WRONG RESULT: committed actions its operations do not give on its snapshot\n"; break;
-    case VerdictKind::MissedConflict: out << "MISSED CONFLICT: committed, but no serial order explains it\n"; break;
+    case VerdictKind::MissedConflict:
+      out << "MISSED CONFLICT (" << missed_conflict_label_name(verdict.label)
+          << (verdict.matching_order.empty() ? "" : ": only " + verdict.matching_order + ", an order not allowed, gives it")
+          << "): committed, but no allowed serial order explains it\n";
+      break;
     case VerdictKind::Abort: out << "aborted with " << exception_name(*verdict.exception) << " (a real conflict)\n"; break;
     case VerdictKind::FalseConflict: out << "aborted with " << exception_name(*verdict.exception) << " — FALSE CONFLICT: committing would have been serializable\n"; break;
   }
@@ -143,7 +147,14 @@ std::string render_report(const Scenario& scenario, const ScenarioRun& run) {
       out << " ABORTED by " << run.transactions[aborted.winner].name << "'s commit\n";
     }
     for (size_t i = 0; i < attempt.checks.size(); ++i) {
-      out << "      vs " << run.transactions[attempt.winners[i]].name << ": " << attempt.checks[i].line << "\n";
+      const WinnerCheck& check = attempt.checks[i];
+      out << "      vs " << run.transactions[attempt.winners[i]].name << ": " << check.line << "\n";
+      if (!check.reconciled_paths.empty()) out << "        reconciled by Case 2: " << list(check.reconciled_paths) << "\n";
+      if (!check.append) continue;
+      for (const CandidateOutcome& file : check.append->filtered.files) {
+        out << "        " << file.path << ": " << (file.verdict == CandidateVerdict::Survives ? "kept" : "excluded")
+            << " by the " << filter_step_name(file.decided_by) << "\n";
+      }
     }
   }
   out << "verdicts:\n";

@@ -8,7 +8,9 @@ std::vector<TransactionVerdict> judge_schedule(const Table& snapshot,
   std::vector<OracleAttempt> attempts;
   attempts.reserve(run.attempts.size());
   for (const CommitAttempt& a : run.attempts) {
-    attempts.push_back({a.transaction, a.winners, a.state_before, std::holds_alternative<Committed>(a.result)});
+    const bool committed = std::holds_alternative<Committed>(a.result);
+    attempts.push_back({a.transaction, a.winners, a.state_before, committed,
+                        committed ? std::optional<Commit>(run.logged_actions[a.transaction]) : std::nullopt});
   }
   std::vector<SerialVerdict> judged = judge_attempts(snapshot, transactions, attempts);
   std::vector<TransactionVerdict> verdicts;
