@@ -186,6 +186,7 @@ OracleCounters& OracleCounters::operator+=(const OracleCounters& o) {
   by_z3 += o.by_z3;
   cross_checked += o.cross_checked;
   crashes += o.crashes;
+  renewals += o.renewals;
   return *this;
 }
 
@@ -194,6 +195,14 @@ Oracle::Oracle(OracleOptions options) : state_(std::make_unique<State>()), optio
 }
 
 Oracle::~Oracle() = default;
+
+// Z3 4.8 can leave a context that abandoned a check (resource limit, error) in a state on which a
+// later check crashes (README "Z3 crashes"): the next query gets a fresh context and solver.
+void Oracle::renew_solver() {
+  state_ = std::make_unique<State>();
+  apply_limits(state_->solver, options_.limits);
+  ++counters_.renewals;
+}
 
 OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const FileEvidence& file) {
   const RowAllowance allowance = row_allowance(file, schema);
@@ -210,7 +219,9 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
         return Unknown{"Z3 crashed on this query (" + *crash + " in a forked copy); the run goes on"};
       }
     }
-    return ask();
+    OracleResult answer = ask();
+    if (verdict_of(answer) == OracleVerdict::Unknown) renew_solver();
+    return answer;
   };
   if (options_.intervals_first) {
     if (std::optional<OracleResult> decided = decide_by_intervals(predicate, schema, allowance)) {

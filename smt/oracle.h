@@ -1,6 +1,6 @@
 // The Z3 oracle for per-file skip soundness (docs/semantics.md §6): is there a row consistent with a file's
 // stats on which the predicate is TRUE? One Oracle per thread: it owns a z3::context and a
-// solver reused with push/pop for every query.
+// solver reused with push/pop for every query, until Z3 leaves one UNKNOWN: then both are renewed.
 #pragma once
 #include <memory>
 #include <optional>
@@ -33,6 +33,7 @@ struct OracleCounters {
   size_t by_z3 = 0;
   size_t cross_checked = 0;  // interval answers Z3 confirmed or disputed
   size_t crashes = 0;        // Z3 queries that killed their forked copy (contain_crashes)
+  size_t renewals = 0;       // fresh Z3 contexts after a query Z3 left UNKNOWN
   OracleCounters& operator+=(const OracleCounters& o);
 };
 
@@ -54,6 +55,8 @@ class Oracle {
   const OracleCounters& counters() const { return counters_; }
 
  private:
+  void renew_solver();
+
   struct State;
   std::unique_ptr<State> state_;
   OracleOptions options_;

@@ -73,8 +73,8 @@ std::string negation_sql(const Expr& e) {
   // -5 would read back as the literal -5, not as -(5).
   const bool folds = x->kind == ExprKind::Literal && is_numeric(x->literal.type.kind) &&
                      !x->literal.is_null() && precedence_of(*x) == kPrimary;
-  const std::string text = folds ? "(" + sql(*x) + ")" : operand(x, kUnary);
-  return text[0] == '-' ? "- " + text : "-" + text;  // "--" would start a SQL comment
+  const std::string text = folds ? std::string(1, '(').append(sql(*x)).append(")") : operand(x, kUnary);
+  return std::string(text[0] == '-' ? "- " : "-").append(text);  // "--" would start a SQL comment
 }
 
 std::string cast_sql(const Expr& e) {

@@ -6,7 +6,6 @@
 int main(int argc, char** argv) {
   CLI::App app{"skipsound: proves that conflict-time data skipping never hides a conflict"};
   app.require_subcommand(1);
-  app.footer(skipsound::cli::kExitCodesHelp);
   int exit_code = skipsound::cli::kExitOk;
   skipsound::cli::add_parse_command(app, exit_code);
   skipsound::cli::add_eval_command(app, exit_code);
@@ -23,6 +22,8 @@ int main(int argc, char** argv) {
     const std::string common = std::string(skipsound::cli::kExitCodesHelp) + "\n" + skipsound::cli::input_limits_help();
     command->footer(own.empty() ? common : own + "\n" + common);
   }
+  // Set after the commands exist: CLI11 copies a parent's footer into each command it creates.
+  app.footer(skipsound::cli::kExitCodesHelp);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -142,4 +142,20 @@ TEST(ReadmeExamples, AFailingCommandIsSeen) {
   EXPECT_EQ(run_from_repository_root("--help").exit_code, 0);
 }
 
+size_t occurrences(const std::string& text, const std::string& part) {
+  size_t count = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
+  return count;
+}
+
+// CLI11 copies a parent's footer into each command: the exit codes must still be said once.
+TEST(ReadmeExamples, EveryHelpStatesTheExitCodesOnce) {
+  for (const char* command : {"", "parse ", "eval ", "check ", "skip ", "prove ", "scenario ", "gate ", "replay ",
+                              "explore "}) {
+    const Outcome outcome = run_from_repository_root(std::string(command) + "--help");
+    EXPECT_EQ(outcome.exit_code, 0) << command;
+    EXPECT_EQ(occurrences(outcome.output, "Exit codes:"), 1u) << "skipsound " << command << "--help\n" << outcome.output;
+  }
+}
+
 }  // namespace
