@@ -16,6 +16,7 @@ namespace skipsound::smt {
 struct Oracle::State {
   z3::context ctx;
   z3::solver solver{ctx};
+  bool abandoned_a_check = false;  // Z3 stopped a check without an answer: renew before the next one
 };
 
 namespace {
@@ -76,7 +77,8 @@ std::optional<std::string> recheck(const Expr& predicate, const Sat& sat, const 
 }
 
 // The question in Z3 (`allowance` is possible).
-OracleResult ask_z3(z3::context& ctx, z3::solver& solver, const OracleOptions& options, std::string& last_smt2,
+OracleResult ask_z3(z3::context& ctx, z3::solver& solver, bool& abandoned, const OracleOptions& options,
+                    std::string& last_smt2,
                     const ExprPtr& predicate, const Schema& schema, const RowAllowance& allowance) {
   const std::set<int> referenced = referenced_leaves(*predicate);
   const AllowanceSlice slice = slice_allowance(allowance, referenced, schema.leaves().size());
@@ -134,6 +136,7 @@ OracleResult ask_z3(z3::context& ctx, z3::solver& solver, const OracleOptions& o
     if (outcome == z3::unknown) {
       const double elapsed_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+      abandoned = true;
       return Unknown{"z3: " + unknown_reason(solver, options.limits, elapsed_ms)};
     }
     OracleResult result = Unknown{problem};
@@ -151,6 +154,7 @@ OracleResult ask_z3(z3::context& ctx, z3::solver& solver, const OracleOptions& o
     }
     return result;
   } catch (const z3::exception& e) {
+    abandoned = true;
     return Unknown{std::string("z3 error: ") + e.msg()};
   } catch (const std::invalid_argument& e) {
     return Unknown{std::string("unsupported: ") + e.what()};
@@ -212,7 +216,10 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
     return ImpossibleStats{*allowance.impossible};
   }
   const auto z3_answer = [&]() -> OracleResult {
-    const auto ask = [&] { return ask_z3(state_->ctx, state_->solver, options_, last_smt2_, predicate, schema, allowance); };
+    const auto ask = [&] {
+      return ask_z3(state_->ctx, state_->solver, state_->abandoned_a_check, options_, last_smt2_, predicate, schema,
+                    allowance);
+    };
     if (options_.contain_crashes) {
       if (const std::optional<std::string> crash = crash_in_copy([&] { ask(); })) {
         ++counters_.crashes;
@@ -220,7 +227,7 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
       }
     }
     OracleResult answer = ask();
-    if (verdict_of(answer) == OracleVerdict::Unknown) renew_solver();
+    if (state_->abandoned_a_check) renew_solver();
     return answer;
   };
   if (options_.intervals_first) {

@@ -1,6 +1,6 @@
 // The Z3 oracle for per-file skip soundness (docs/semantics.md §6): is there a row consistent with a file's
 // stats on which the predicate is TRUE? One Oracle per thread: it owns a z3::context and a
-// solver reused with push/pop for every query, until Z3 leaves one UNKNOWN: then both are renewed.
+// solver reused with push/pop for every query, until Z3 abandons a check (resource limit, error): then both are renewed.
 #pragma once
 #include <memory>
 #include <optional>
@@ -33,7 +33,7 @@ struct OracleCounters {
   size_t by_z3 = 0;
   size_t cross_checked = 0;  // interval answers Z3 confirmed or disputed
   size_t crashes = 0;        // Z3 queries that killed their forked copy (contain_crashes)
-  size_t renewals = 0;       // fresh Z3 contexts after a query Z3 left UNKNOWN
+  size_t renewals = 0;       // fresh Z3 contexts after a check Z3 abandoned
   OracleCounters& operator+=(const OracleCounters& o);
 };
 
