@@ -172,6 +172,21 @@ WorldTransaction plain_transaction(const Context& c, size_t txn, int select_one_
   return t;
 }
 
+// Writes that read the rows they change. A MERGE reads files it may leave untouched (its matched
+// rows decide what it inserts), so only the delete/read check sees a winner removing them.
+WorldTransaction wide_dv_transaction(const Context& c, size_t txn) {
+  WorldTransaction t;
+  if (one_in(3)) t.operations.push_back("SELECT WHERE " + predicate(c));
+  switch (*uniform_in(0, 5)) {
+    case 0:
+    case 1: t.operations.push_back(delete_op(c)); break;
+    case 2:
+    case 3: t.operations.push_back(update_op(c)); break;
+    default: t.operations.push_back(merge_op(c, txn)); break;
+  }
+  return t;
+}
+
 std::vector<WorldFile> initial_files(const World& w) {
   std::vector<WorldFile> files(*uniform_in<size_t>(1, 5));
   int64_t next_id = 1;
@@ -292,13 +307,7 @@ std::vector<WorldTransaction> draw_transactions(const World& w) {
     switch (cat) {
       case WorldCategory::Disjoint: txns.push_back(disjoint_transaction(c, t)); break;
       case WorldCategory::Partitioned: txns.push_back(plain_transaction(c, t, 3, true)); break;
-      case WorldCategory::WideDv: {
-        WorldTransaction tx;
-        if (one_in(3)) tx.operations.push_back("SELECT WHERE " + predicate(c));
-        tx.operations.push_back(one_in(2) ? delete_op(c) : update_op(c));
-        txns.push_back(tx);
-        break;
-      }
+      case WorldCategory::WideDv: txns.push_back(wide_dv_transaction(c, t)); break;
       case WorldCategory::Mixed: txns.push_back(plain_transaction(c, t, 2)); break;
       default: txns.push_back(plain_transaction(c, t, 4)); break;
     }

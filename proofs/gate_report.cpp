@@ -1,5 +1,6 @@
 #include "proofs/gate_report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -108,9 +109,11 @@ std::string gate_summary_text(const GateReport& r) {
     if (p.failed) out << without_proved_lines(p.text);
   }
   if (!r.mutants.empty()) {
-    out << "\n" << pad("mutant", 24) << pad("verdict", 10) << pad("trials", 8) << pad("seconds", 9) << "killed by / counterexample\n";
+    size_t name_width = 0;
+    for (const MutantResult& m : r.mutants) name_width = std::max(name_width, std::string(mutant_name(m.mutant)).size() + 2);
+    out << "\n" << pad("mutant", name_width) << pad("verdict", 10) << pad("trials", 8) << pad("seconds", 9) << "killed by / counterexample\n";
     for (const MutantResult& m : r.mutants) {
-      out << pad(mutant_name(m.mutant), 24) << pad(m.killed() ? "killed" : "SURVIVED", 10) << pad(std::to_string(m.trials), 8)
+      out << pad(mutant_name(m.mutant), name_width) << pad(m.killed() ? "killed" : "SURVIVED", 10) << pad(std::to_string(m.trials), 8)
           << pad(fixed(m.seconds, 2), 9) << (m.killed() ? killed_by_text(m) + ": " + m.headline : std::string("-")) << "\n";
     }
   }

@@ -296,8 +296,9 @@ class OperationRun {
   // live row joins the source rows its ON condition holds for, and the first WHEN MATCHED clause
   // whose condition holds updates or deletes it. A matched row no clause acts on is rewritten
   // unchanged (Delta rewrites every file the join touched), except in a MERGE of MATCHED clauses
-  // only, where Delta prunes such rows from the touched set. Source rows no target row matched
-  // go to the first WHEN NOT MATCHED clause whose condition holds.
+  // only, where Delta prunes such rows from the touched set, and in an insert-only MERGE, which
+  // Delta runs as an anti-join writing only the inserts. Source rows no target row matched go to
+  // the first WHEN NOT MATCHED clause whose condition holds.
   void merge(const Operation& op) {
     const MergeSpec& m = op.merge;
     std::vector<bool> source_matched(op.rows.size(), false);
@@ -314,7 +315,7 @@ class OperationRun {
         source_matched[*s] = true;
         const Row joined = joined_row(target, op.rows[*s]);
         const MergeClause* clause = first_clause(op, m.matched, joined);
-        if (!clause && m.matched_only()) continue;
+        if (!clause && (m.matched_only() || m.insert_only())) continue;
         t.matched.push_back(r);
         if (!clause) {
           images.push_back(target);

@@ -65,6 +65,7 @@ struct MergeSpec {
   std::vector<MergeClause> matched;        // tried in order; the first whose condition holds acts
   std::vector<MergeClause> not_matched;    // likewise for source rows no target row matched
   bool matched_only() const { return !matched.empty() && not_matched.empty(); }
+  bool insert_only() const { return matched.empty() && !not_matched.empty(); }
 };
 
 // The upsert `ON t.k = s.k WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *`.
