@@ -105,7 +105,7 @@ rc::Gen<Value> random_timestamp(TypeKind kind) {
   auto seconds = rc::gen::oneOf(int64_in(-2, 2), int64_in(kFirstSecond, kLastSecond - 1));
   auto fraction = rc::gen::oneOf(
       rc::gen::element<int64_t>(0, 1, 999, 1000, 1001, 999'000, 999'999),
-      rc::gen::map(uniform_in(0, 1000), [](int ms) { return int64_t{ms} * 1000; }),
+      rc::gen::map(uniform_in(0, 1000), [](int ms) { return int64_t{ms} * kMicrosPerMilli; }),
       int64_in(0, 999'999));
   return rc::gen::apply(
       [kind](int64_t s, int64_t f) { return Value::integral(kind, s * kMicrosPerSecond + f); },
