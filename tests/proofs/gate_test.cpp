@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -72,7 +73,9 @@ TEST(Gate, ASurvivingMutantFailsTheGate) {
   EXPECT_TRUE(std::any_of(failures.begin(), failures.end(),
                           [](const std::string& f) { return f.find("and-across-reads survived") != std::string::npos; }));
   EXPECT_NE(gate_junit_xml(report).find("<failure "), std::string::npos);
-  EXPECT_NE(gate_summary_text(report).find("and-across-reads        SURVIVED"), std::string::npos);
+  // The mutant column is as wide as the longest name in the report, so the gap is not fixed.
+  EXPECT_TRUE(std::regex_search(gate_summary_text(report), std::regex("\\band-across-reads +SURVIVED")))
+      << gate_summary_text(report);
 }
 
 std::string first_line(const std::string& path) {
@@ -153,13 +156,13 @@ std::string verdict_digest(const GateReport& r) {
 }
 
 const char* const kPinnedDigest =
-    "corpus 60 files, 0 differing\n"
+    "corpus 61 files, 0 differing\n"
     "per-file 40 cases, 177 decisions, 0 failing\n"
     "exhaustive 300 comparisons, 0 disagreements\n"
     "disjoint: 20 trials, 50 commits, 0 aborts, 0 false, 0 missed, 0 wrong, 0 bad-skip, 14 skips-z3, 14 proved, 0 discarded\n"
     "overlapping: 20 trials, 37 commits, 25 aborts, 9 false, 0 missed, 0 wrong, 0 bad-skip, 6 skips-z3, 6 proved, 0 discarded\n"
     "missing-stats: 20 trials, 31 commits, 23 aborts, 11 false, 0 missed, 0 wrong, 0 bad-skip, 1 skips-z3, 1 proved, 0 discarded\n"
-    "wide-dv: 20 trials, 30 commits, 28 aborts, 9 false, 0 missed, 0 wrong, 0 bad-skip, 4 skips-z3, 4 proved, 0 discarded\n"
+    "wide-dv: 20 trials, 34 commits, 24 aborts, 12 false, 0 missed, 0 wrong, 0 bad-skip, 6 skips-z3, 6 proved, 0 discarded\n"
     "partitioned: 20 trials, 40 commits, 25 aborts, 10 false, 0 missed, 0 wrong, 0 bad-skip, 17 skips-z3, 17 proved, 0 discarded\n"
     "whole-table: 20 trials, 31 commits, 27 aborts, 12 false, 0 missed, 0 wrong, 0 bad-skip, 4 skips-z3, 4 proved, 0 discarded\n"
     "empty-reads: 20 trials, 37 commits, 24 aborts, 18 false, 0 missed, 0 wrong, 0 bad-skip, 6 skips-z3, 6 proved, 0 discarded\n"
@@ -197,7 +200,9 @@ const char* const kPinnedDigest =
 // DV'd initial files: at 20 trials per category unknown-blind-as-blind and delete-read-compares-dv
 // survive, so this reduced run fails — the default gate's 2,000 per category is what must kill
 // them; and again when this release's branches met: Delta's IS NOT NULL rules, the grammar's
-// forms and the wider worlds in one draw). When a change is meant, paste the printed digest into kPinnedDigest and say why in the commit.
+// forms and the wider worlds in one draw; and again when an insert-only MERGE stopped touching
+// target files and wide-dv worlds began to draw MERGE: the corpus gained the delete-read-compares-dv
+// kill, wide-dv commits more and aborts less). When a change is meant, paste the printed digest into kPinnedDigest and say why in the commit.
 TEST(Gate, VerdictCountsForAFixedSeedArePinned) {
   GateOptions o = small_gate();
   o.seed = 20240607;
