@@ -21,6 +21,7 @@ const char* operation_kind_name(OperationKind kind) {
     case OperationKind::Update: return "UPDATE";
     case OperationKind::Merge: return "MERGE";
     case OperationKind::Optimize: return "OPTIMIZE";
+    case OperationKind::Restore: return "RESTORE";
     case OperationKind::Alter: return "ALTER TABLE";
     case OperationKind::AddFile: return "ADD FILE";
     case OperationKind::RemoveFile: return "REMOVE FILE";
@@ -165,6 +166,7 @@ class OperationRun {
       case OperationKind::Update: update(op); break;
       case OperationKind::Merge: merge(op); break;
       case OperationKind::Optimize: optimize(op); break;
+      case OperationKind::Restore: restore(op); break;
       case OperationKind::Alter: alter(op); break;
       case OperationKind::AddFile: add_file(op); break;
       case OperationKind::RemoveFile: remove_named_file(op); break;
@@ -241,9 +243,7 @@ class OperationRun {
   // The same physical file with a larger DV and stats widened before the new DV is attached.
   static TableFile with_more_deleted(const TableFile& file, const std::vector<uint32_t>& more) {
     TableFile changed = file;
-    changed.deleted.clear();
-    std::set_union(file.deleted.begin(), file.deleted.end(), more.begin(), more.end(),
-                   std::back_inserter(changed.deleted));
+    changed.deleted = dv_union(file.deleted, more);
     if (file.stats) {
       changed.stats =
           widen_for_deletion_vector(*file.stats, static_cast<int64_t>(file.deleted.size()));
@@ -546,6 +546,27 @@ class OperationRun {
       return spark_compare(a[key], b[key]) == std::strong_ordering::less;
     });
     write_in_chunks(rows, op.rows_per_file, /*data_change=*/false);
+  }
+
+  // docs/semantics.md §10.8: the earlier version's adds come back verbatim (their stats, dataChange=true)
+  // and the current files that version lacks are removed. Which files that is depends on every
+  // live file, so RESTORE reads the whole table.
+  void restore(const Operation& op) {
+    result_.reads.whole_table = true;
+    const auto in = [](const std::vector<TableFile>& files, const TableFile& f) {
+      return std::any_of(files.begin(), files.end(),
+                         [&](const TableFile& g) { return g.path == f.path && g.deleted == f.deleted; });
+    };
+    for (size_t i : scan(nullptr)) {
+      const TableFile& current = snapshot_.files()[i];
+      if (!in(op.restore_to, current)) remove(current);
+    }
+    for (const TableFile& earlier : op.restore_to) {
+      if (in(snapshot_.files(), earlier)) continue;
+      TableFile readded = earlier;
+      readded.data_change = true;
+      result_.commit.adds.push_back(std::move(readded));
+    }
   }
 
   const Table& snapshot_;

@@ -18,6 +18,7 @@ enum class OperationKind {
   Update,
   Merge,     // MERGE INTO the table USING source rows ON a condition, with WHEN clauses
   Optimize,  // compaction or clustering, dataChange=false
+  Restore,   // back to an earlier version's files (docs/semantics.md §10.8): DVs may shrink
   Alter,     // ALTER TABLE: properties, added columns, protocol features (docs/semantics.md §7)
   // Explicit actions, as Delta's own tests hand-build them; any number besides one of the above.
   AddFile,     // add one named file with the given rows (possibly none), stats or not
@@ -93,6 +94,7 @@ struct Operation {
   int key_leaf = -1;                    // OPTIMIZE clustering key
   OptimizeMode optimize_mode = OptimizeMode::Compaction;
   int rows_per_file = 0;                // INSERT/clustering output file size; 0 = one file per partition
+  std::vector<TableFile> restore_to;    // RESTORE: the earlier version's live files, (path, DV) each
 };
 
 // Decides which files a scan reads. The production planner (checker/scan_planner.h) applies

@@ -105,6 +105,13 @@ const TableFile* Table::find_file(const std::string& path) const {
   return nullptr;
 }
 
+const TableFile* Table::find_file(const std::string& path, const DeletedRows& deleted) const {
+  for (const TableFile& file : files_) {
+    if (file.path == path && file.deleted == deleted) return &file;
+  }
+  return nullptr;
+}
+
 Metadata Table::metadata() const {
   Metadata metadata;
   metadata.id = "skipsound-table";
@@ -249,11 +256,12 @@ void Table::replace_initial_file(TableFile file) {
 }
 
 void Table::apply(const std::vector<FileRemoval>& removes, const std::vector<TableFile>& adds) {
-  for (const FileRemoval& removal : removes) {
-    std::erase_if(files_, [&](const TableFile& f) { return f.path == removal.path; });
-  }
+  const auto same_key = [](const std::string& path, const DeletedRows& deleted) {
+    return [&path, &deleted](const TableFile& f) { return f.path == path && f.deleted == deleted; };
+  };
+  for (const FileRemoval& removal : removes) std::erase_if(files_, same_key(removal.path, removal.deleted));
   for (const TableFile& add : adds) {
-    std::erase_if(files_, [&](const TableFile& f) { return f.path == add.path; });
+    std::erase_if(files_, same_key(add.path, add.deleted));
     files_.push_back(add);
     files_.back().rows = widened(add.rows, schema_);
   }

@@ -14,6 +14,7 @@
 #include "model/stats/stats.h"
 #include "model/mutants/mutant.h"
 #include "model/stats/stats_collection.h"
+#include "model/table/deletion_vector.h"
 
 namespace skipsound {
 
@@ -39,8 +40,6 @@ struct TableProperties {
 
 // Physical rows indexed by their position in the file; shared by every DV version of one path.
 using PhysicalRows = std::shared_ptr<const std::vector<Row>>;
-// The deletion vector's content: sorted, distinct physical row indexes. Empty = no DV.
-using DeletedRows = std::vector<uint32_t>;
 // Typed partition values by logical partition column name.
 using TypedPartitionValues = std::map<std::string, Value>;
 
@@ -87,7 +86,9 @@ class Table {
   const TableProperties& properties() const { return properties_; }
   int64_t version() const { return version_; }
   const std::vector<TableFile>& files() const { return files_; }
-  const TableFile* find_file(const std::string& path) const;
+  const TableFile* find_file(const std::string& path) const;  // the first live file with this path
+  // The live file with this path and DV, if any.
+  const TableFile* find_file(const std::string& path, const DeletedRows& deleted) const;
   // The metaData action describing this table (identity, schema, partitioning, configuration).
   Metadata metadata() const;
   const Protocol& protocol() const { return protocol_; }
@@ -105,9 +106,11 @@ class Table {
   void add_initial_file(TableFile file);
   // Replaces the initial file of the same path (a scenario's raw stats). Throws when absent.
   void replace_initial_file(TableFile file);
-  // Applies a commit's file actions in order (remove then add per Delta's log replay: the last
-  // action for a path wins) and advances the version. Rows narrower than the schema (written
-  // before a column was added) read the new columns as NULL.
+  // Applies a commit's file actions (removes, then adds) and advances the version. Live files are
+  // keyed by (path, DV) as in Delta's log replay (docs/semantics.md §10): remove(P,dv) cancels
+  // only add(P,dv), so a stale remove cancels nothing and the file it meant stays live; an add
+  // replaces a live file with the same (path, DV). Rows narrower than the schema (written before
+  // a column was added) read the new columns as NULL.
   void apply(const std::vector<FileRemoval>& removes, const std::vector<TableFile>& adds);
   // A committed metaData action: the new schema (columns only added at the end: every file's rows
   // gain NULLs) and properties. A committed protocol action.

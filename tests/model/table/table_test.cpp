@@ -280,5 +280,73 @@ TEST(Transaction, RerunOnAnotherStateSeesItsRows) {
   EXPECT_EQ(txn.describe(), "DELETE WHERE x > 10");
 }
 
+// docs/semantics.md §10: live files are keyed by (path, DV). Two DV DELETEs of one file from one snapshot
+// (the stale-tombstone schedule): the second one's remove(P, {}) cancels nothing once the first
+// replaced (P, {}) by (P, {0}), so both DV versions stay live and rows come back or double.
+TEST(Table, ReconcilesRemovesByPathAndDeletionVector) {
+  Table table = make_table(true);
+  const OperationResult first = run(table, {op(OperationKind::Delete, "DELETE WHERE id = 1", "id = 1")});
+  const OperationResult second = run(table, {op(OperationKind::Delete, "DELETE WHERE id = 2", "id = 2")});
+  ASSERT_EQ(second.commit.removes.size(), 1u);
+  EXPECT_TRUE(second.commit.removes[0].deleted.empty());
+  apply_commit(table, first.commit);
+  ASSERT_NE(table.find_file("f-1", {0}), nullptr);
+  EXPECT_EQ(table.find_file("f-1", {}), nullptr);
+  apply_commit(table, second.commit);
+  EXPECT_EQ(table.files().size(), 2u);  // (f-1, {0}) and (f-1, {1})
+  const std::vector<Row> rows = table.live_rows();
+  EXPECT_EQ(count_x(rows, 5), 1u);   // id 1, deleted by the first, resurrected by the second
+  EXPECT_EQ(count_x(rows, 20), 1u);  // id 2, deleted by the second, still live under (f-1, {0})
+  EXPECT_EQ(count_x(rows, 30), 2u);  // id 3, duplicated
+  // A remove naming the live DV cancels it; an add with a live (path, DV) replaces it.
+  apply_commit(table, Commit{{FileRemoval{"f-1", {0}, {}, true}}, {}, {}, {}, true});
+  EXPECT_EQ(table.files().size(), 1u);
+  EXPECT_EQ(table.find_file("f-1", {1}), &table.files()[0]);
+}
+
+TEST(Operations, DeletionVectorDmlOnlyGrowsTheVector) {
+  Table table = make_table(true);
+  apply_commit(table, run(table, {op(OperationKind::Delete, "DELETE WHERE id = 1", "id = 1")}).commit);
+  const OperationResult again = run(table, {op(OperationKind::Delete, "DELETE WHERE id = 3", "id = 3")});
+  ASSERT_EQ(again.commit.removes.size(), 1u);
+  ASSERT_EQ(again.commit.adds.size(), 1u);
+  EXPECT_EQ(again.commit.removes[0].deleted, (DeletedRows{0}));
+  EXPECT_EQ(again.commit.adds[0].deleted, (DeletedRows{0, 2}));
+  EXPECT_TRUE(dv_includes(again.commit.adds[0].deleted, again.commit.removes[0].deleted));
+}
+
+// docs/semantics.md §10.8: RESTORE re-adds the earlier (path, DV) adds verbatim and removes the current ones;
+// the vector of the restored file may shrink.
+TEST(Operations, RestoreReaddsEarlierFilesAndShrinksDeletionVectors) {
+  Table table = make_table(true);
+  const std::vector<TableFile> version0 = table.files();
+  apply_commit(table, run(table, {op(OperationKind::Delete, "DELETE WHERE id < 3", "id < 3")}).commit);
+  ASSERT_EQ(table.live_rows().size(), 1u);
+  Operation restore = op(OperationKind::Restore, "RESTORE TO VERSION 0");
+  restore.restore_to = version0;
+  const OperationResult result = run(table, {restore});
+  ASSERT_EQ(result.commit.removes.size(), 1u);
+  EXPECT_EQ(result.commit.removes[0].deleted, (DeletedRows{0, 1}));
+  ASSERT_EQ(result.commit.adds.size(), 1u);
+  EXPECT_TRUE(result.commit.adds[0].deleted.empty());
+  EXPECT_TRUE(result.commit.adds[0].data_change);
+  EXPECT_TRUE(result.reads.whole_table);
+  EXPECT_FALSE(result.commit.is_blind_append());
+  apply_commit(table, result.commit);
+  EXPECT_EQ(table.live_rows().size(), 3u);
+  // Restoring the version already live commits nothing.
+  EXPECT_TRUE(run(table, {restore}).commit.adds.empty());
+}
+
+TEST(DeletionVector, SetOperations) {
+  const DeletedRows a{0, 2, 5}, b{2, 3};
+  EXPECT_EQ(dv_union(a, b), (DeletedRows{0, 2, 3, 5}));
+  EXPECT_EQ(dv_intersection(a, b), (DeletedRows{2}));
+  EXPECT_EQ(dv_minus(a, b), (DeletedRows{0, 5}));
+  EXPECT_TRUE(dv_includes(a, DeletedRows{0, 5}));
+  EXPECT_FALSE(dv_includes(a, b));
+  EXPECT_TRUE(dv_includes(a, DeletedRows{}));
+}
+
 }  // namespace
 }  // namespace skipsound
