@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "checker/dv_union.h"
+#include "checker/removed_rows.h"
 #include "checker/scan_planner.h"
 #include "checker/stats_eligibility.h"
 #include "model/coverage/coverage.h"
@@ -179,6 +181,10 @@ LoserReads loser_reads(const Transaction& loser, const StatsEligibility& eligibi
   return reads;
 }
 
+bool removes_path(const Commit& commit, const std::string& path) {
+  return std::any_of(commit.removes.begin(), commit.removes.end(), [&](const FileRemoval& r) { return r.path == path; });
+}
+
 ConflictCheck check_appends(const Transaction& loser, const Table& snapshot, const Commit& winner,
                             const ConflictCheckOptions& options) {
   coverage::hit(Probe::CheckAppend);
@@ -206,9 +212,14 @@ ConflictCheck check_appends(const Transaction& loser, const Table& snapshot, con
   const StatsEligibility eligibility(snapshot.schema(), snapshot.properties().stats);
   AppendCheck check;
   check.added = candidate_files(winner.adds, snapshot.schema());
+  if (options.mutant == Mutant::Case1bCountDiff) {
+    // skip-same-path-readd: the re-add of a path the winner removed is taken for the same rows.
+    std::erase_if(check.added, [&](const CandidateFile& f) { return removes_path(winner, f.path); });
+  }
   check.filtered = filter_conflict_candidates(
       loser_reads(loser, eligibility), check.added, eligibility,
-      ConflictFilterOptions{options.conflict_data_skipping, options.mutant, winner_operation(winner)});
+      ConflictFilterOptions{options.conflict_data_skipping, options.mutant, winner_operation(winner),
+                            options.value_exact, options.exclude_no_data_change});
   for (const CandidateOutcome& file : check.filtered.files) {
     if (file.verdict == CandidateVerdict::Survives) {
       coverage::hit(Probe::CheckAppendConflict);
@@ -228,24 +239,59 @@ std::string removal_key(const FileRemoval& removed, Mutant mutant) {
   return removed.path + "#dv" + std::to_string(removed.deleted.size());
 }
 
-std::optional<Conflict> check_delete_read(const Transaction& loser, const Commit& winner, Mutant mutant) {
-  for (const FileRemoval& removed : winner.removes) {
-    const auto& read = loser.reads.files;
-    if (std::find(read.begin(), read.end(), removal_key(removed, mutant)) != read.end()) {
-      return Conflict{ConflictKind::ConcurrentDeleteRead,
-                      "the winner removed " + removed.path + ", which the loser read", removed.path};
-    }
+bool writes_path(const Commit& commit, const std::string& path) {
+  return removes_path(commit, path) ||
+         std::any_of(commit.adds.begin(), commit.adds.end(), [&](const TableFile& f) { return f.path == path; });
+}
+
+// docs/semantics.md §10.4: a loser that commits no remove and no DV-carrying add does not see the winner's
+// dataChange=false removes (nodatachange-delete-delete: no loser does).
+std::vector<FileRemoval> removes_for_delete_read(const Transaction& loser, const Commit& winner,
+                                                 const ConflictCheckOptions& options) {
+  std::vector<FileRemoval> removes = winner.removes;
+  const bool append_only = loser.commit.removes.empty() &&
+                           std::none_of(loser.commit.adds.begin(), loser.commit.adds.end(),
+                                        [](const TableFile& f) { return !f.deleted.empty(); });
+  if (options.exclude_no_data_change && (append_only || options.mutant == Mutant::NodatachangeDeleteDelete)) {
+    std::erase_if(removes, [](const FileRemoval& r) { return !r.data_change; });
   }
-  if (!winner.removes.empty() && loser.reads.whole_table) {
+  return removes;
+}
+
+std::optional<Conflict> check_delete_read(const Transaction& loser, const Table& snapshot, const Commit& winner,
+                                          const ConflictCheckOptions& options, std::vector<std::string>& notes) {
+  const std::vector<FileRemoval> removes = removes_for_delete_read(loser, winner, options);
+  for (const FileRemoval& removed : removes) {
+    const auto& read = loser.reads.files;
+    if (std::find(read.begin(), read.end(), removal_key(removed, options.mutant)) == read.end()) continue;
+    // docs/semantics.md §10.3, §10.8: Case 1b judges the files the loser read and did not write.
+    if (options.removed_rows && !loser.reads.whole_table && !writes_path(loser.commit, removed.path)) {
+      const RemovedRowsResult rows = judge_removed_rows(loser, snapshot, winner, removed, options.mutant);
+      if (rows.verdict == RemovedRowsVerdict::NoMatch) {
+        notes.push_back(rows.reason);
+        continue;
+      }
+      return Conflict{ConflictKind::ConcurrentDeleteRead,
+                      "the winner removed " + removed.path + ", which the loser read (Case 1b: " + rows.reason + ")",
+                      removed.path};
+    }
     return Conflict{ConflictKind::ConcurrentDeleteRead,
-                    "the winner removed " + winner.removes.front().path + " and the loser read the whole table",
-                    winner.removes.front().path};
+                    "the winner removed " + removed.path + ", which the loser read", removed.path};
+  }
+  if (!removes.empty() && loser.reads.whole_table) {
+    return Conflict{ConflictKind::ConcurrentDeleteRead,
+                    "the winner removed " + removes.front().path + " and the loser read the whole table",
+                    removes.front().path};
   }
   return std::nullopt;
 }
 
-std::optional<Conflict> check_delete_delete(const Transaction& loser, const Commit& winner) {
+std::optional<Conflict> check_delete_delete(const Transaction& loser, const Commit& winner,
+                                            const ConflictCheckOptions& options) {
   for (const FileRemoval& removed : winner.removes) {
+    if (options.mutant == Mutant::NodatachangeDeleteDelete && options.exclude_no_data_change && !removed.data_change) {
+      continue;
+    }
     for (const FileRemoval& mine : loser.commit.removes) {
       if (mine.path == removed.path) {
         return Conflict{ConflictKind::ConcurrentDeleteDelete, "both transactions removed " + removed.path,
@@ -254,6 +300,33 @@ std::optional<Conflict> check_delete_delete(const Transaction& loser, const Comm
     }
   }
   return std::nullopt;
+}
+
+// The loser and winner the file-level checks see: after Case 2, the rebased loser and the winner
+// without the reconciled paths (docs/semantics.md §10.2).
+struct FileCheckInputs {
+  Transaction loser;
+  Commit winner;
+};
+
+FileCheckInputs reconcile(const Transaction& loser, const Table& snapshot, const Commit& winner,
+                          const ConflictCheckOptions& options, ConflictCheck& check) {
+  if (!options.row_level_concurrency || !snapshot.properties().deletion_vectors) return {loser, winner};
+  DvReconciliation r = reconcile_deletion_vectors(loser, winner, options.mutant);
+  if (!r.note.empty()) check.tier_notes.push_back(r.note);
+  if (r.reconciled_paths.empty()) return {loser, winner};
+  Transaction rebased = loser;
+  rebased.commit = r.loser_commit;
+  rebased.reads = r.loser_reads;
+  check.reconciled_paths = std::move(r.reconciled_paths);
+  check.rebased_commit = std::move(r.loser_commit);
+  check.rebased_reads = std::move(r.loser_reads);
+  return {std::move(rebased), std::move(r.winner_view)};
+}
+
+std::string with_notes(std::string note, const std::vector<std::string>& notes) {
+  for (const std::string& n : notes) note += "; " + n;
+  return note;
 }
 
 }  // namespace
@@ -270,16 +343,22 @@ ConflictCheck check_conflict(const Transaction& loser, const Table& loser_snapsh
                        check_domains_and_app_ids(loser, winner))) {
     return {*c, {}};
   }
-  ConflictCheck appends = check_appends(loser, loser_snapshot, winner, options);
-  if (std::holds_alternative<Conflict>(appends.outcome)) return appends;
+  ConflictCheck check;
+  const FileCheckInputs inputs = reconcile(loser, loser_snapshot, winner, options, check);
+  ConflictCheck appends = check_appends(inputs.loser, loser_snapshot, inputs.winner, options);
+  check.append = std::move(appends.append);
+  check.outcome = std::move(appends.outcome);
+  if (std::holds_alternative<Conflict>(check.outcome)) return check;
   if (auto c = counted(Probe::CheckDeleteRead, Probe::CheckDeleteReadConflict,
-                       check_delete_read(loser, winner, options.mutant))) {
-    appends.outcome = *c;
+                       check_delete_read(inputs.loser, loser_snapshot, inputs.winner, options, check.tier_notes))) {
+    check.outcome = *c;
   } else if (auto d = counted(Probe::CheckDeleteDelete, Probe::CheckDeleteDeleteConflict,
-                              check_delete_delete(loser, winner))) {
-    appends.outcome = *d;
+                              check_delete_delete(inputs.loser, inputs.winner, options))) {
+    check.outcome = *d;
+  } else {
+    check.outcome = NoConflict{with_notes(std::get<NoConflict>(check.outcome).note, check.tier_notes)};
   }
-  return appends;
+  return check;
 }
 
 }  // namespace skipsound

@@ -36,9 +36,14 @@ struct NoConflict {
 
 using ConflictOutcome = std::variant<NoConflict, Conflict>;
 
+// docs/semantics.md §10's flags (Delta's names in the comments); off = the behaviour before each tier.
 struct ConflictCheckOptions {
   bool conflict_data_skipping = true;  // the seeds' flag; off = partition-only append check
   Mutant mutant = Mutant::None;
+  bool value_exact = true;              // conflictDetection.dataSkipping.valueExact.enabled (§10.1)
+  bool row_level_concurrency = true;    // rowLevelConcurrency.enabled: Case 2 DV union (§10.2)
+  bool removed_rows = false;            // conflictDetection.removedRows.enabled: Case 1b (§10.3)
+  bool exclude_no_data_change = false;  // conflictDetection.excludeNoDataChangeFiles.enabled: Case 3 (§10.4)
 };
 
 // Delta's isolation for a commit: the table's level, or SnapshotIsolation when every action is a
@@ -57,9 +62,18 @@ struct AppendCheck {
 struct ConflictCheck {
   ConflictOutcome outcome;
   std::optional<AppendCheck> append;  // set when the append check ran the conflict filter
+  // Case 2 (docs/semantics.md §10.2): the paths reconciled with this winner and the loser's actions and reads
+  // after the rewrite; the next winner is checked against them, and they are what commits.
+  std::vector<std::string> reconciled_paths = {};
+  std::optional<Commit> rebased_commit = {};
+  std::optional<ReadSet> rebased_reads = {};
+  std::vector<std::string> tier_notes = {};  // one line per §10 tier that decided something
 };
 
-// Checks `loser` (which started at `loser_snapshot`) against one `winner` committed since.
+// Checks `loser` (which started at `loser_snapshot`) against one `winner` committed since, in
+// Delta's phase order (docs/semantics.md §10 "Order"): protocol, metadata, domain metadata, app txn,
+// Case 2, append check, delete/read, delete/delete. With several winners, pass the loser as the
+// previous check rebased it.
 ConflictCheck check_conflict(const Transaction& loser, const Table& loser_snapshot,
                                const Commit& winner, const ConflictCheckOptions& options = {});
 

@@ -5,6 +5,7 @@
 
 #include "checker/partition_match.h"
 #include "checker/skipping_builder.h"
+#include "checker/value_exact_tier.h"
 #include "model/coverage/coverage.h"
 #include "model/values/input_error.h"
 
@@ -57,6 +58,7 @@ void apply_data_skipping(const LoserReads& loser, const std::vector<CandidateFil
     }
   }
   for (size_t i = 0; i < added.size(); ++i) {
+    result.files[i].decided_by = FilterStep::DataSkipping;
     if (!survives[i]) {
       result.files[i].verdict = CandidateVerdict::Excluded;
       result.files[i].reason = every_read_must_keep
@@ -87,8 +89,30 @@ void apply_partition_filters(const LoserReads& loser, const std::vector<Candidat
         });
     if (!some_read_matches && result.files[i].verdict == CandidateVerdict::Survives) {
       result.files[i].verdict = CandidateVerdict::Excluded;
+      result.files[i].decided_by = FilterStep::Partition;
       result.files[i].reason = "excluded: no read's partition predicates match its partition values";
     }
+  }
+}
+
+// docs/semantics.md §10.1: on the stats tier's survivors, all kept or all dropped by reading their rows.
+void apply_value_exact(const LoserReads& loser, const std::vector<CandidateFile>& added, ConflictFilterResult& result,
+                       Mutant mutant) {
+  std::vector<std::vector<ExprPtr>> eligible;
+  for (const ReadPredicate& read : loser.reads) eligible.push_back(eligible_data_filters(read));
+  std::vector<const CandidateFile*> survivors;
+  std::vector<size_t> indexes;
+  for (size_t i = 0; i < added.size(); ++i) {
+    if (result.files[i].verdict != CandidateVerdict::Survives) continue;
+    survivors.push_back(&added[i]);
+    indexes.push_back(i);
+  }
+  if (survivors.empty()) return;
+  const ValueExactResult scan = value_exact_scan(eligible, survivors, mutant);
+  for (size_t i : indexes) {
+    result.files[i].decided_by = FilterStep::ValueExact;
+    result.files[i].reason = (scan.verdict == ValueExactVerdict::DropAll ? "excluded: " : "survives: ") + scan.reason;
+    if (scan.verdict == ValueExactVerdict::DropAll) result.files[i].verdict = CandidateVerdict::Excluded;
   }
 }
 
@@ -117,6 +141,10 @@ ConflictFilterResult filter(const LoserReads& loser, const std::vector<Candidate
   } else {
     result = every_file(added, CandidateVerdict::Survives, "data skipping per read, OR across reads");
     apply_data_skipping(loser, added, eligibility, options, result);
+    if (options.value_exact) {
+      result.summary += "; then value-exact rows";
+      apply_value_exact(loser, added, result, options.mutant);
+    }
   }
   if (eligibility.partitioned()) {
     result.summary += "; then partition predicates";
@@ -141,12 +169,50 @@ bool ConflictFilterResult::any_survivor() const {
   });
 }
 
+const char* filter_step_name(FilterStep step) {
+  switch (step) {
+    case FilterStep::Default: return "whole-filter rule";
+    case FilterStep::NoDataChange: return "no-data-change filter";
+    case FilterStep::DataSkipping: return "stats tier";
+    case FilterStep::ValueExact: return "value-exact tier";
+    case FilterStep::Partition: return "partition step";
+  }
+  return "?";
+}
+
+namespace {
+
+// docs/semantics.md §10.4, before every other step: a dataChange=false add is no candidate at all.
+ConflictFilterResult filter_data_changes(const LoserReads& loser, const std::vector<CandidateFile>& added,
+                                         const StatsEligibility& eligibility, const ConflictFilterOptions& options) {
+  if (!options.exclude_no_data_change) return filter(loser, added, eligibility, options);
+  std::vector<CandidateFile> changing;
+  for (const CandidateFile& file : added) {
+    if (file.data_change) changing.push_back(file);
+  }
+  ConflictFilterResult judged = filter(loser, changing, eligibility, options);
+  ConflictFilterResult result;
+  result.summary = "dataChange=false adds dropped; " + judged.summary;
+  size_t next = 0;
+  for (const CandidateFile& file : added) {
+    if (file.data_change) {
+      result.files.push_back(std::move(judged.files[next++]));
+    } else {
+      result.files.push_back(CandidateOutcome{file.path, CandidateVerdict::Excluded,
+                                              "excluded: dataChange=false", {}, FilterStep::NoDataChange});
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
 ConflictFilterResult filter_conflict_candidates(const LoserReads& loser,
                                                 const std::vector<CandidateFile>& added,
                                                 const StatsEligibility& eligibility,
                                                 const ConflictFilterOptions& options) {
   try {
-    return filter(loser, added, eligibility, options);
+    return filter_data_changes(loser, added, eligibility, options);
   } catch (const InputError& e) {
     coverage::hit(coverage::Probe::ConflictErrorKeepsAll);
     return every_file(added, CandidateVerdict::Survives,

@@ -26,15 +26,24 @@ struct ConflictFilterOptions {
   bool data_skipping_enabled = true;  // off = Delta's previous, partition-only behaviour
   Mutant mutant = Mutant::None;
   WinnerOperation winner_operation = WinnerOperation::Other;
+  bool value_exact = false;             // docs/semantics.md §10.1; runs only after the stats tier
+  bool exclude_no_data_change = false;  // docs/semantics.md §10.4: dataChange=false adds are not candidates
 };
 
 enum class CandidateVerdict { Survives, Excluded };
+
+// The step of the append check that decided a file last (docs/semantics.md §10 "Order": Case 3 add filter,
+// §5 stats tier, value-exact tier, partition step); Default = a whole-filter path (whole-table
+// read, skipping off, an error, a mutant's blanket rule) or no step ran.
+enum class FilterStep { Default, NoDataChange, DataSkipping, ValueExact, Partition };
+const char* filter_step_name(FilterStep step);  // "stats tier", "value-exact tier", ...
 
 struct CandidateOutcome {
   std::string path;
   CandidateVerdict verdict = CandidateVerdict::Survives;
   std::string reason;                  // one line
   std::vector<FileDecision> per_read;  // a survivor's data-skipping decision for each read, for reports
+  FilterStep decided_by = FilterStep::Default;
 };
 
 struct ConflictFilterResult {

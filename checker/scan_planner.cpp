@@ -12,7 +12,8 @@ std::vector<CandidateFile> candidate_files(const std::vector<TableFile>& files,
   for (const TableFile& file : files) {
     candidates.push_back(CandidateFile{file.path, file.stats ? &*file.stats : nullptr,
                                        partition_row(file.partition_values, schema),
-                                       static_cast<int64_t>(file.deleted.size())});
+                                       static_cast<int64_t>(file.deleted.size()),
+                                       file.rows.get(), &file.deleted, file.data_change});
   }
   return candidates;
 }

@@ -19,6 +19,9 @@ constexpr CodePathInfo kCodePaths[] = {
     {CodePath::LogReplay, "log replay", "model/log/delta_log.cpp"},
     {CodePath::PartitionValues, "partition values", "model/log/delta_log.cpp"},
     {CodePath::ConflictChecker, "conflict checker", "checker/conflict_checker.cpp"},
+    {CodePath::ValueExactTier, "value-exact tier", "checker/value_exact_tier.cpp"},
+    {CodePath::DvUnion, "DV union", "checker/dv_union.cpp"},
+    {CodePath::RemovedRows, "removed rows", "checker/removed_rows.cpp"},
 };
 
 // docs/semantics.md §8's table, as data. Built on first use: tests name their cases from it while
@@ -111,6 +114,53 @@ const std::vector<MutantInfo>& catalogue() {
      "keying the delete/read check by the log replay's (path, DV) key: a removed file that had a DV is never "
      "matched with the read",
      {CodePath::ConflictChecker}},
+    {Mutant::Case2NoRepoint, "case2-no-repoint", MutantScope::RowLevel,
+     "Case 2 merges the DVs but the loser's remove keeps its own dv_base",
+     "a stale tombstone: remove(P, dv_base) cancels nothing once the winner replaced it, so the winner's (P, dv_win) "
+     "stays live beside the merged file (rows resurrected and duplicated)",
+     {CodePath::DvUnion}},
+    {Mutant::Case2MergeOnOverlap, "case2-merge-on-overlap", MutantScope::RowLevel,
+     "Case 2 reconciles a path even when both deleted the same new position",
+     "treating position deletes as commutative for a rewriting loser (its new image of the row survives the "
+     "winner's delete)",
+     {CodePath::DvUnion}},
+    {Mutant::Case2BaseIsDvWin, "case2-base-is-dv_win", MutantScope::RowLevel,
+     "the overlap subtracts dv_win instead of dv_base, so it is always empty",
+     "taking the wrong base DV for the overlap test",
+     {CodePath::DvUnion}},
+    {Mutant::Case2NoMonotonicity, "case2-no-monotonicity", MutantScope::RowLevel,
+     "Case 2 assumes DVs only grow from the same base (PR 7359 as written): no w0 = dv_base, dv_base ⊆ dv_win, "
+     "dv_base ⊆ dv_cur check",
+     "a RESTORE winner shrinks the DV; the union then deletes rows the history order keeps",
+     {CodePath::DvUnion}},
+    {Mutant::Case2NonlocalLoser, "case2-nonlocal-loser", MutantScope::RowLevel,
+     "Case 2 reconciles whatever the loser read (PR 7359 as written): no row-locality guard",
+     "pruning the winner's remove also hides it from the loser's other reads of the file",
+     {CodePath::DvUnion}},
+    {Mutant::Case1bWrongImage, "case1b-wrong-image", MutantScope::RowLevel,
+     "Case 1b evaluates the read on the winner's new values instead of the removed rows before the change",
+     "judging a row moved out of the predicate on its new image, which the predicate no longer matches",
+     {CodePath::RemovedRows}},
+    {Mutant::Case1bCountDiff, "case1b-count-diff", MutantScope::RowLevel,
+     "Case 1b compares match counts before and after (and the append check skips same-path re-adds)",
+     "matches(pre) - matches(post) as counts: a non-monotone DV revives one matching row while removing another",
+     {CodePath::RemovedRows, CodePath::ConflictChecker}},
+    {Mutant::NodatachangeDeleteDelete, "nodatachange-delete-delete", MutantScope::RowLevel,
+     "Case 3 drops dataChange=false removes also from delete/delete and from delete/read for DML losers",
+     "trusting OPTIMIZE's removes against a loser that rewrote the same file",
+     {CodePath::ConflictChecker}},
+    {Mutant::ValueexactEmptyReadDrops, "valueexact-empty-read-drops", MutantScope::RowLevel,
+     "a read with no eligible data filter drops every survivor instead of keeping all",
+     "reading an empty filter list as FALSE instead of TRUE",
+     {CodePath::ValueExactTier}},
+    {Mutant::ValueexactAndAcrossReads, "valueexact-and-across-reads", MutantScope::RowLevel,
+     "the value-exact tier keeps the survivors only for a row matching every read (AND), not any (OR)",
+     "flattening all reads' filters into one predicate in the row scan",
+     {CodePath::ValueExactTier}},
+    {Mutant::Case2NoBaseSubtract, "case2-no-base-subtract", MutantScope::Liveness,
+     "the Case 2 overlap does not subtract dv_base, so deletions both inherited count as overlap",
+     "a liveness bug: every file with a base DV aborts (false conflicts, never a missed one)",
+     {CodePath::DvUnion}},
   };
   return entries;
 }
@@ -151,11 +201,28 @@ const std::vector<Mutant>& all_mutants() {
   return mutants;
 }
 
+const std::vector<Mutant>& gate_hunted_mutants() {
+  static const std::vector<Mutant> mutants = [] {
+    std::vector<Mutant> out;
+    for (const MutantInfo& info : catalogue())
+      if (info.scope == MutantScope::PerFile || info.scope == MutantScope::InputPath ||
+          info.scope == MutantScope::ConflictTime) {
+        out.push_back(info.mutant);
+      }
+    return out;
+  }();
+  return mutants;
+}
+
 bool is_per_file_mutant(Mutant m) { return m != Mutant::None && mutant_info(m).scope == MutantScope::PerFile; }
 
 bool is_input_path_mutant(Mutant m) { return m != Mutant::None && mutant_info(m).scope == MutantScope::InputPath; }
 
-bool is_conflict_mutant(Mutant m) { return m != Mutant::None && mutant_info(m).scope == MutantScope::ConflictTime; }
+bool is_conflict_mutant(Mutant m) {
+  if (m == Mutant::None) return false;
+  const MutantScope scope = mutant_info(m).scope;
+  return scope == MutantScope::ConflictTime || scope == MutantScope::RowLevel || scope == MutantScope::Liveness;
+}
 
 std::string mutant_names(MutantScope scope) {
   std::string names;

@@ -34,14 +34,29 @@ enum class Mutant {
   SnapshotIgnoresDatachange,
   UnknownBlindAsBlind,
   DeleteReadComparesDv,
+  // docs/semantics.md §10.7: the row-level-concurrency tiers.
+  Case2NoRepoint,
+  Case2MergeOnOverlap,
+  Case2BaseIsDvWin,
+  Case2NoMonotonicity,
+  Case2NonlocalLoser,
+  Case1bWrongImage,
+  Case1bCountDiff,
+  NodatachangeDeleteDelete,
+  ValueexactEmptyReadDrops,
+  ValueexactAndAcrossReads,
+  Case2NoBaseSubtract,
 };
 
 // Per-file mutants change one file's KEEP/SKIP (or the stats it was written with), in the
 // concrete code and its symbolic mirror; input-path mutants change what a reader makes of the log
 // text (stats, partition values, log replay) or what a writer records, so per-file cases that go
 // through the log find them and the rule theorems cannot; conflict-time mutants change which
-// files a conflict check looks at or which check runs.
-enum class MutantScope { PerFile, InputPath, ConflictTime };
+// files a conflict check looks at or which check runs; row-level mutants change the tiers of
+// docs/semantics.md §10 (value-exact, Case 2 DV union, Case 1b, Case 3) and are unsound; a liveness
+// mutant is sound but aborts more (it must show as a higher false-conflict rate, never a missed
+// conflict).
+enum class MutantScope { PerFile, InputPath, ConflictTime, RowLevel, Liveness };
 
 // The code paths a mutant may switch, each in one source file.
 enum class CodePath {
@@ -56,7 +71,10 @@ enum class CodePath {
   NullCountWriter,    // the nullCount a writer records
   LogReplay,          // reconciling add and remove actions into live files
   PartitionValues,    // reading partition values from their text
-  ConflictChecker,    // isolation and the delete checks
+  ConflictChecker,    // isolation, the order of the checks and the delete/read and delete/delete sets
+  ValueExactTier,     // the row-reading tier on the stats survivors
+  DvUnion,            // Case 2: same-file deletion-vector reconciliation
+  RemovedRows,        // Case 1b: the delete/read check on the rows a winner removed
 };
 
 struct CodePathInfo {
@@ -82,9 +100,13 @@ const CodePathInfo& code_path_info(CodePath p);
 const char* mutant_name(Mutant m);  // "append-suppression", ..., "none"
 std::optional<Mutant> mutant_from_name(std::string_view name);  // "none" gives Mutant::None
 const std::vector<Mutant>& all_mutants();  // every mutant except None, in catalogue order
+// The mutants the gate's matrix hunts by default: the per-file, input-path and conflict-time ones. The
+// row-level and liveness mutants are killed by tests/checker's schedules until the explorer draws
+// same-file DV worlds (docs/semantics.md §10.7).
+const std::vector<Mutant>& gate_hunted_mutants();
 bool is_per_file_mutant(Mutant m);
 bool is_input_path_mutant(Mutant m);
-bool is_conflict_mutant(Mutant m);
+bool is_conflict_mutant(Mutant m);  // conflict-time, row-level or liveness
 // The names of the mutants in `scope`, comma-separated, for help texts.
 std::string mutant_names(MutantScope scope);
 

@@ -16,6 +16,7 @@ namespace skipsound {
 const char* operation_kind_name(OperationKind kind) {
   switch (kind) {
     case OperationKind::Insert: return "INSERT";
+    case OperationKind::InsertSelect: return "INSERT SELECT";
     case OperationKind::Select: return "SELECT";
     case OperationKind::Delete: return "DELETE";
     case OperationKind::Update: return "UPDATE";
@@ -37,7 +38,7 @@ namespace {
 // Delta's tests commit them (DeltaOperations.Write).
 std::string logged_operation_name(const Operation* main) {
   if (!main || main->kind == OperationKind::Select) return "WRITE";
-  if (main->kind == OperationKind::Insert) return "WRITE";
+  if (main->kind == OperationKind::Insert || main->kind == OperationKind::InsertSelect) return "WRITE";
   if (main->kind == OperationKind::Alter) {
     if (!main->change.added_columns.empty()) return "ADD COLUMNS";
     if (!main->change.dropped_features.empty()) return "DROP FEATURE";
@@ -161,6 +162,7 @@ class OperationRun {
   void run(const Operation& op) {
     switch (op.kind) {
       case OperationKind::Insert: insert(op); break;
+      case OperationKind::InsertSelect: insert_select(op); break;
       case OperationKind::Select: scan(op.condition); break;
       case OperationKind::Delete: rewrite(scan_matching(op, op.condition), {}); break;
       case OperationKind::Update: update(op); break;
@@ -263,6 +265,17 @@ class OperationRun {
                              rows.begin() + static_cast<std::ptrdiff_t>(end)),
             data_change);
     }
+  }
+
+  // A self-reading append (docs/semantics.md §10.3's non-DML reader): what it writes depends on rows it reads
+  // but does not change, so only Case 1b and the append check protect it.
+  void insert_select(const Operation& op) {
+    std::vector<Row> images;
+    for (const TouchedFile& t : scan_matching(op, op.condition)) {
+      const TableFile& file = snapshot_.files()[t.file_index];
+      for (uint32_t r : t.matched) images.push_back(updated(op, (*file.rows)[r]));
+    }
+    write(images);
   }
 
   void update(const Operation& op) {

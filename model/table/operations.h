@@ -13,6 +13,7 @@ namespace skipsound {
 
 enum class OperationKind {
   Insert,    // blind append of new rows
+  InsertSelect,  // INSERT INTO t SELECT <assignments applied> FROM t WHERE c: appends images of the rows it reads
   Select,    // a read only: records its scan, commits nothing
   Delete,
   Update,
@@ -82,7 +83,7 @@ struct Operation {
   OperationKind kind = OperationKind::Insert;
   std::string text;                     // as written, for reports
   ExprPtr condition;                    // SELECT/DELETE/UPDATE WHERE, bound; nullptr = none
-  std::vector<Assignment> assignments;  // UPDATE SET
+  std::vector<Assignment> assignments;  // UPDATE SET, INSERT SELECT's projection (unassigned columns copied)
   std::vector<Row> rows;                // INSERT rows, MERGE source rows
   MergeSpec merge;                      // MERGE
   TableChange change;                   // ALTER TABLE

@@ -150,8 +150,13 @@ TEST(ConflictChecker, DeleteReadAndWholeTableRead) {
     const Transaction winner = txn("W", table, {with_condition(OperationKind::Delete, "id < 10")});
     const Transaction reader = txn("L", table, {with_condition(OperationKind::Delete, "id >= 50 AND id < 60")});
     // The rewritten f0 (copy-on-write) or its DV re-add still holds ids 50..59: the append
-    // check, which runs before delete/read, fires.
-    EXPECT_EQ(conflict(reader, table, winner.commit), ConflictKind::ConcurrentAppend);
+    // check, which runs before delete/read, fires (with DVs only when Case 2 is off: on, the two
+    // disjoint DV deletes of f0 reconcile, docs/semantics.md §10.2).
+    ConflictCheckOptions no_case2;
+    no_case2.row_level_concurrency = false;
+    EXPECT_EQ(conflict(reader, table, winner.commit, no_case2), ConflictKind::ConcurrentAppend);
+    EXPECT_EQ(conflict(reader, table, winner.commit),
+              dv ? std::nullopt : std::optional<ConflictKind>(ConflictKind::ConcurrentAppend));
     // Without the append check's adds (a winner that only removes), delete/read fires.
     const Transaction full = txn("W2", table, {with_condition(OperationKind::Delete, "id < 100")});
     ASSERT_TRUE(full.commit.adds.empty());

@@ -18,12 +18,13 @@ namespace {
 
 const std::filesystem::path kSource = SKIPSOUND_SOURCE_DIR;
 
-// "le-as-lt" -> "Mutant::LeAsLt": the enumerator spelled as the code spells it.
+// "le-as-lt" -> "Mutant::LeAsLt", "case2-base-is-dv_win" -> "Mutant::Case2BaseIsDvWin": the
+// enumerator spelled as the code spells it.
 std::string enumerator(const std::string& name) {
   std::string out = "Mutant::";
   bool upper = true;
   for (const char c : name) {
-    if (c == '-') {
+    if (c == '-' || c == '_') {
       upper = true;
       continue;
     }

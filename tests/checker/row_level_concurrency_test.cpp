@@ -1,0 +1,432 @@
+// docs/semantics.md §10: the row-level-concurrency tiers on the schedules of Delta PRs 7358/7466 (value-exact),
+// 7359 (Case 2 DV union), 7331 (Case 3) and the umbrella's Case 1b, and on each pitfall schedule
+// of the research notes: the sound logic commits or aborts as Delta's tests say, and each §10.7
+// mutant commits a state the history order does not give. The schedules are played as the commit
+// driver plays them (each loser checked against every earlier commit, rebased by Case 2 on the
+// way); the history order is the model's own re-run, reading every row.
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include <gtest/gtest.h>
+
+#include "checker/conflict_checker.h"
+#include "checker/dv_union.h"
+#include "checker/scan_planner.h"
+#include "model/sql/binder.h"
+#include "tests/support/id_x_table.h"
+
+namespace skipsound {
+namespace {
+
+Schema schema() { return test::id_x_schema(); }
+Row row(int64_t id, int64_t x) { return test::id_x_row(id, x); }
+
+Table dv_table(const std::vector<std::vector<Row>>& files, bool dv = true) {
+  TableProperties props;
+  props.deletion_vectors = dv;
+  Table table(schema(), props);
+  for (size_t f = 0; f < files.size(); ++f) {
+    std::string prefix = "f";  // appended, not "f" + n: GCC 12's -Wrestrict misfires on that
+    prefix += std::to_string(f);
+    table.add_initial_file(table.write_files(files[f], prefix, 0, StatsPresence::Collected).front());
+  }
+  return table;
+}
+
+std::vector<Row> ids(int64_t from, int64_t to) {
+  std::vector<Row> rows;
+  for (int64_t i = from; i < to; ++i) rows.push_back(row(i, i));
+  return rows;
+}
+
+Operation op(OperationKind kind, const std::string& where, const std::string& text) {
+  Operation o;
+  o.kind = kind;
+  o.text = text;
+  if (!where.empty()) o.condition = parse_and_bind(where, schema());
+  return o;
+}
+Operation del(const std::string& where) { return op(OperationKind::Delete, where, "DELETE WHERE " + where); }
+Operation set_x(int64_t x, const std::string& where) {
+  Operation o = op(OperationKind::Update, where, "UPDATE SET x = " + std::to_string(x) + " WHERE " + where);
+  o.assignments.push_back(Assignment{1, make_literal(Value::integral(TypeKind::Int, x))});
+  return o;
+}
+Operation set_id(int64_t id, const std::string& where) {
+  Operation o = op(OperationKind::Update, where, "UPDATE SET id = " + std::to_string(id) + " WHERE " + where);
+  o.assignments.push_back(Assignment{0, make_literal(Value::integral(TypeKind::Long, id))});
+  return o;
+}
+// INSERT INTO t SELECT id + 100, x FROM t WHERE <where>.
+Operation copy_rows(const std::string& where) {
+  Operation o = op(OperationKind::InsertSelect, where, "INSERT SELECT id + 100, x WHERE " + where);
+  const ExprPtr id_plus_100 =
+      make_arith(ArithOp::Add, {make_column({"id"}), make_literal(Value::integral(TypeKind::Long, 100))});
+  // Bound under IS NULL (a predicate) and taken back out, as the scenario parser binds SET values.
+  o.assignments.push_back(Assignment{0, skipsound::bind(make_is_null(id_plus_100), schema())->children.front()});
+  return o;
+}
+Operation insert(std::vector<Row> rows) {
+  Operation o = op(OperationKind::Insert, "", "INSERT");
+  o.rows = std::move(rows);
+  return o;
+}
+Operation restore(const std::vector<TableFile>& files) {
+  Operation o = op(OperationKind::Restore, "", "RESTORE");
+  o.restore_to = files;
+  return o;
+}
+
+Transaction txn(const std::string& name, const Table& snapshot, Operation o) {
+  WriterSettings settings;
+  settings.path_prefix = name;
+  return run_transaction(name, snapshot, {std::move(o)}, settings, ProductionScanPlanner());
+}
+
+using Outcome = std::optional<ConflictKind>;  // nullopt: committed
+
+struct Played {
+  std::vector<Outcome> outcomes;  // in commit order
+  Table state;
+  std::vector<std::string> reconciled;  // every path Case 2 reconciled, in order
+};
+
+// The commit driver's loop: each transaction, in order, checked against every earlier commit of
+// the schedule (all started from `snapshot`), rebased by each reconciling check.
+Played play(const Table& snapshot, const std::vector<Transaction>& order, const ConflictCheckOptions& options = {}) {
+  Played played{{}, snapshot, {}};
+  std::vector<Commit> logged;
+  for (Transaction current : order) {
+    Outcome outcome;
+    for (const Commit& winner : logged) {
+      ConflictCheck check = check_conflict(current, snapshot, winner, options);
+      if (const auto* c = std::get_if<Conflict>(&check.outcome)) {
+        outcome = c->kind;
+        break;
+      }
+      played.reconciled.insert(played.reconciled.end(), check.reconciled_paths.begin(), check.reconciled_paths.end());
+      if (check.rebased_commit) current.commit = *check.rebased_commit;
+      if (check.rebased_reads) current.reads = *check.rebased_reads;
+    }
+    played.outcomes.push_back(outcome);
+    if (!outcome) {
+      apply_commit(played.state, current.commit);
+      logged.push_back(current.commit);
+    }
+  }
+  return played;
+}
+
+std::vector<std::pair<int64_t, int64_t>> id_x(const std::vector<Row>& rows) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (const Row& r : rows) out.emplace_back(r[0].as_int(), r[1].as_int());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The history order of the transactions that committed: each re-run on the state before it.
+std::vector<std::pair<int64_t, int64_t>> history(const Table& snapshot, const std::vector<Transaction>& order,
+                                                 const std::vector<Outcome>& outcomes) {
+  Table state = snapshot;
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (!outcomes[i]) apply_commit(state, rerun(order[i], state, EveryFilePlanner{}).commit);
+  }
+  return id_x(state.live_rows());
+}
+
+bool serializable(const Table& snapshot, const std::vector<Transaction>& order, const Played& played) {
+  return id_x(played.state.live_rows()) == history(snapshot, order, played.outcomes);
+}
+
+size_t dv_cardinality(const Table& state, const std::string& path) {
+  const TableFile* f = state.find_file(path);
+  return f ? f->deleted.size() : 0;
+}
+
+ConflictCheckOptions with(Mutant mutant) {
+  ConflictCheckOptions o;
+  o.mutant = mutant;
+  return o;
+}
+
+const Outcome kCommit = std::nullopt;
+
+// ---- PR 7359 RowLevelConcurrencySuite (one 100-row file unless noted) ----
+
+TEST(Case2, DisjointDeletesBothCommitIntoOneFile) {
+  const Table t = dv_table({ids(0, 100)});
+  const std::vector<Transaction> order{txn("W", t, del("id = 10")), txn("L", t, del("id = 20"))};
+  const Played p = play(t, order);
+  EXPECT_EQ(p.outcomes, (std::vector<Outcome>{kCommit, kCommit}));
+  EXPECT_EQ(p.reconciled, std::vector<std::string>{"f0-0"});
+  EXPECT_EQ(p.state.files().size(), 1u);
+  EXPECT_EQ(dv_cardinality(p.state, "f0-0"), 2u);
+  EXPECT_TRUE(serializable(t, order, p));
+}
+
+TEST(Case2, ABaseDvIsCarriedThrough) {
+  Table t = dv_table({ids(0, 100)});
+  apply_commit(t, txn("B", t, del("id = 5")).commit);
+  const std::vector<Transaction> order{txn("W", t, del("id = 10")), txn("L", t, del("id = 20"))};
+  const Played p = play(t, order);
+  EXPECT_EQ(p.outcomes, (std::vector<Outcome>{kCommit, kCommit}));
+  EXPECT_EQ(dv_cardinality(p.state, "f0-0"), 3u);
+  EXPECT_TRUE(serializable(t, order, p));
+}
+
+TEST(Case2, OverlappingDeletesAbortTheLoser) {
+  const Table t = dv_table({ids(0, 100)});
+  const Played p = play(t, {txn("W", t, del("id = 10")), txn("L", t, del("id = 10"))});
+  EXPECT_EQ(p.outcomes, (std::vector<Outcome>{kCommit, ConflictKind::ConcurrentDeleteRead}));
+  EXPECT_TRUE(p.reconciled.empty());
+  EXPECT_EQ(dv_cardinality(p.state, "f0-0"), 1u);
+}
+
+TEST(Case2, FlagOffOrNoDeletionVectorsAbort) {
+  // Unreconciled, the winner's re-add (or rewrite) of the file holds row 20 the loser reads.
+  const Table t = dv_table({ids(0, 100)});
+  ConflictCheckOptions off;
+  off.row_level_concurrency = false;
+  EXPECT_EQ(play(t, {txn("W", t, del("id = 10")), txn("L", t, del("id = 20"))}, off).outcomes[1],
+            ConflictKind::ConcurrentAppend);
+  const Table cow = dv_table({ids(0, 100)}, false);
+  EXPECT_EQ(play(cow, {txn("W", cow, del("id = 10")), txn("L", cow, del("id = 20"))}).outcomes[1],
+            ConflictKind::ConcurrentAppend);
+}
+
+TEST(Case2, AnUpdateWinnersImageIsStillChecked) {
+  const Table t = dv_table({ids(0, 100)});
+  const std::vector<Transaction> order{txn("W", t, set_id(1020, "id = 20")), txn("L", t, del("id = 10"))};
+  // PR 7359 runs without conflict-time skipping: the image file conflicts on an unpartitioned table.
+  ConflictCheckOptions no_skipping;
+  no_skipping.conflict_data_skipping = false;
+  EXPECT_EQ(play(t, order, no_skipping).outcomes[1], ConflictKind::ConcurrentAppend);
+  // With the stats tier the image (id 1020) cannot match id = 10: both commit, as history gives.
+  const Played p = play(t, order);
+  EXPECT_EQ(p.outcomes[1], kCommit);
+  EXPECT_TRUE(serializable(t, order, p));
+  // An image the loser's predicate matches still aborts it.
+  const std::vector<Transaction> into{txn("W", t, set_id(10, "id = 20")), txn("L", t, del("id = 10"))};
+  EXPECT_EQ(play(t, into).outcomes[1], ConflictKind::ConcurrentAppend);
+}
+
+TEST(Case2, UpdatesOfTheSameRowAbort) {
+  const Table t = dv_table({ids(0, 100)});
+  EXPECT_NE(play(t, {txn("W", t, set_x(1, "id = 20")), txn("L", t, set_x(2, "id = 20"))}).outcomes[1], kCommit);
+}
+
+TEST(Case2, AWinnerThatRemovesTheWholeFileAborts) {
+  const Table t = dv_table({ids(0, 50), ids(50, 100)});
+  EXPECT_EQ(play(t, {txn("W", t, del("id < 50")), txn("L", t, del("id = 10"))}).outcomes[1],
+            ConflictKind::ConcurrentDeleteRead);
+}
+
+TEST(Case2, ThreeDisjointDeletesChainAcrossWinners) {
+  Table t = dv_table({ids(0, 100)});
+  std::vector<Transaction> order{txn("B", t, del("id = 10")), txn("C", t, del("id = 20")), txn("A", t, del("id = 30"))};
+  Played p = play(t, order);
+  EXPECT_EQ(p.outcomes, (std::vector<Outcome>{kCommit, kCommit, kCommit}));
+  EXPECT_EQ(dv_cardinality(p.state, "f0-0"), 3u);
+  EXPECT_EQ(p.state.files().size(), 1u);
+  EXPECT_TRUE(serializable(t, order, p));
+  // The last one overlapping C aborts: reconciled with B, the file left its read files, so the
+  // delete/delete check names it.
+  order[2] = txn("A", t, del("id = 20"));
+  EXPECT_EQ(play(t, order).outcomes[2], ConflictKind::ConcurrentDeleteDelete);
+  // A base DV and a three-deep chain.
+  apply_commit(t, txn("Z", t, del("id = 5")).commit);
+  order = {txn("B", t, del("id = 10")), txn("C", t, del("id = 20")), txn("A", t, del("id = 30"))};
+  p = play(t, order);
+  EXPECT_EQ(p.outcomes, (std::vector<Outcome>{kCommit, kCommit, kCommit}));
+  EXPECT_EQ(dv_cardinality(p.state, "f0-0"), 4u);
+  EXPECT_TRUE(serializable(t, order, p));
+}
+
+TEST(Case2, DeletesSpanningTwoFilesReconcileBoth) {
+  const Table t = dv_table({ids(0, 50), ids(50, 100)});
+  const std::vector<Transaction> order{txn("W", t, del("id = 10 OR id = 60")), txn("L", t, del("id = 20 OR id = 70"))};
+  const Played p = play(t, order);
+  EXPECT_EQ(p.outcomes[1], kCommit);
+  EXPECT_EQ(p.reconciled, (std::vector<std::string>{"f0-0", "f1-0"}));
+  EXPECT_TRUE(serializable(t, order, p));
+}
+
+TEST(Case2, OneFailingPathReconcilesNothing) {
+  const Table t = dv_table({ids(0, 50), ids(50, 100)});
+  const Transaction winner = txn("W", t, del("id = 10 OR id = 60"));
+  const DvReconciliation r = reconcile_deletion_vectors(txn("L", t, del("id = 20 OR id = 60")), winner.commit);
+  EXPECT_TRUE(r.reconciled_paths.empty());
+  EXPECT_EQ(r.winner_view.removes.size(), 2u);
+  EXPECT_NE(r.note.find("f1-0"), std::string::npos);
+}
+
+// ---- the pitfall schedules (research notes §4) and the §10.7 mutants ----
+
+TEST(Case2Mutants, NoRepointLeavesAStaleTombstone) {
+  const Table t = dv_table({{row(1, 1), row(2, 2), row(3, 3)}});
+  const std::vector<Transaction> order{txn("T1", t, del("id = 1")), txn("T2", t, del("id = 2"))};
+  EXPECT_TRUE(serializable(t, order, play(t, order)));
+  const Played bad = play(t, order, with(Mutant::Case2NoRepoint));
+  EXPECT_EQ(bad.outcomes[1], kCommit);
+  EXPECT_FALSE(serializable(t, order, bad));
+  EXPECT_EQ(id_x(bad.state.live_rows()), (std::vector<std::pair<int64_t, int64_t>>{{2, 2}, {3, 3}, {3, 3}}));
+}
+
+TEST(Case2Mutants, MergingOnOverlapOrWithTheWrongBaseLosesADelete) {
+  const Table t = dv_table({{row(1, 5), row(2, 7)}});
+  const std::vector<Transaction> order{txn("T1", t, del("id = 1")), txn("T2", t, set_x(50, "id = 1"))};
+  EXPECT_NE(play(t, order).outcomes[1], kCommit);
+  for (Mutant m : {Mutant::Case2MergeOnOverlap, Mutant::Case2BaseIsDvWin}) {
+    SCOPED_TRACE(mutant_name(m));
+    const Played bad = play(t, order, with(m));
+    EXPECT_EQ(bad.outcomes[1], kCommit);
+    EXPECT_FALSE(serializable(t, order, bad));
+  }
+}
+
+TEST(Case2Mutants, NoMonotonicityUnionsAfterARestore) {
+  // P = [a, b, c, d]; version v1 had dv{0}, the snapshot dv{0, 1}.
+  Table t = dv_table({{row(1, 1), row(2, 2), row(3, 3), row(4, 4)}});
+  apply_commit(t, txn("V1", t, del("id = 1")).commit);
+  const std::vector<TableFile> v1 = t.files();
+  apply_commit(t, txn("V2", t, del("id = 2")).commit);
+  const std::vector<Transaction> order{txn("T1", t, restore(v1)), txn("T2", t, del("id = 3"))};
+  const Played sound = play(t, order);
+  EXPECT_NE(sound.outcomes[1], kCommit);
+  const Played bad = play(t, order, with(Mutant::Case2NoMonotonicity));
+  EXPECT_EQ(bad.outcomes[1], kCommit);
+  EXPECT_EQ(id_x(bad.state.live_rows()), (std::vector<std::pair<int64_t, int64_t>>{{4, 4}}));
+  EXPECT_EQ(history(t, order, bad.outcomes), (std::vector<std::pair<int64_t, int64_t>>{{2, 2}, {4, 4}}));
+}
+
+TEST(Case2Mutants, NonlocalLoserIsReconciledOnlyByTheMutant) {
+  // A MERGE always has its NOT MATCHED insert in the model: never row-local (§10.2(c)).
+  const Table t = dv_table({{row(1, 5), row(2, 7), row(3, 3)}});
+  Operation merge = op(OperationKind::Merge, "", "MERGE ON id");
+  merge.key_leaf = 0;
+  merge.rows = {row(2, 9)};
+  const Transaction loser = txn("T2", t, merge);
+  ASSERT_FALSE(is_row_local(loser));
+  EXPECT_TRUE(is_row_local(txn("T2", t, del("id = 2"))));
+  const Transaction winner = txn("T1", t, del("id = 1"));
+  EXPECT_TRUE(reconcile_deletion_vectors(loser, winner.commit).reconciled_paths.empty());
+  EXPECT_EQ(reconcile_deletion_vectors(loser, winner.commit, Mutant::Case2NonlocalLoser).reconciled_paths,
+            std::vector<std::string>{"f0-0"});
+}
+
+TEST(Case2Mutants, NoBaseSubtractOnlyAbortsMore) {
+  Table t = dv_table({ids(0, 100)});
+  apply_commit(t, txn("B", t, del("id = 5")).commit);
+  const std::vector<Transaction> order{txn("W", t, del("id = 10")), txn("L", t, del("id = 20"))};
+  EXPECT_EQ(play(t, order).outcomes[1], kCommit);
+  // The liveness mutant aborts a loser whose commit would have been serializable.
+  EXPECT_EQ(play(t, order, with(Mutant::Case2NoBaseSubtract)).outcomes[1], ConflictKind::ConcurrentAppend);
+}
+
+// ---- Case 1b (docs/semantics.md §10.3) ----
+
+ConflictCheckOptions case1b(Mutant mutant = Mutant::None) {
+  ConflictCheckOptions o = with(mutant);
+  o.removed_rows = true;
+  return o;
+}
+
+TEST(Case1b, ARowMovedOutOfTheReadIsJudgedOnItsOldValue) {
+  // P = [(1,15)], Q = [(2,1)]; T1 moves P's row out of x > 10; T2 copies the rows with x > 10.
+  const Table t = dv_table({{row(1, 15)}, {row(2, 1)}});
+  const std::vector<Transaction> order{txn("T1", t, set_x(5, "x > 10")), txn("T2", t, copy_rows("x > 10"))};
+  ASSERT_EQ(order[1].reads.files, std::vector<std::string>{"f0-0"});
+  EXPECT_EQ(play(t, order, case1b()).outcomes[1], ConflictKind::ConcurrentDeleteRead);
+  const Played bad = play(t, order, case1b(Mutant::Case1bWrongImage));
+  EXPECT_EQ(bad.outcomes[1], kCommit);
+  EXPECT_FALSE(serializable(t, order, bad));
+}
+
+TEST(Case1b, RemovedRowsThatMatchNoReadDoNotConflict) {
+  // T2 reads f0 (stats 1..30 keep it) but no row of it matches; T1 deletes one of those rows.
+  const Table t = dv_table({{row(1, 1), row(2, 30)}, {row(3, 15)}});
+  const std::vector<Transaction> order{txn("T1", t, del("id = 1")), txn("T2", t, copy_rows("x > 10 AND x < 20"))};
+  ASSERT_EQ(order[1].reads.files.size(), 2u);
+  EXPECT_EQ(play(t, order).outcomes[1], ConflictKind::ConcurrentDeleteRead);  // Case 1b off
+  const Played p = play(t, order, case1b());
+  EXPECT_EQ(p.outcomes[1], kCommit);
+  EXPECT_TRUE(serializable(t, order, p));
+}
+
+TEST(Case1b, CountDifferenceMissesARestoredSwap) {
+  // R = [a(20), b(30), c(1)] with read-time dv{1}; T1 restores dv{0}: a removed, b revived.
+  Table t = dv_table({{row(1, 20), row(2, 30), row(3, 1)}});
+  apply_commit(t, txn("V1", t, del("id = 1")).commit);
+  const std::vector<TableFile> v1 = t.files();
+  Table snapshot = dv_table({{row(1, 20), row(2, 30), row(3, 1)}});
+  apply_commit(snapshot, txn("V1", snapshot, del("id = 2")).commit);
+  const std::vector<Transaction> order{txn("T1", snapshot, restore(v1)), txn("T2", snapshot, copy_rows("x > 10"))};
+  EXPECT_NE(play(snapshot, order, case1b()).outcomes[1], kCommit);
+  const Played bad = play(snapshot, order, case1b(Mutant::Case1bCountDiff));
+  EXPECT_EQ(bad.outcomes[1], kCommit);
+  EXPECT_FALSE(serializable(snapshot, order, bad));
+}
+
+// ---- Case 3 (docs/semantics.md §10.4, PR 7331) ----
+
+Operation optimize() { return op(OperationKind::Optimize, "", "OPTIMIZE"); }
+
+ConflictCheckOptions case3(Mutant mutant = Mutant::None) {
+  ConflictCheckOptions o = with(mutant);
+  o.exclude_no_data_change = true;
+  return o;
+}
+
+TEST(Case3, OptimizeVersusAnAppendOnlyReaderCommits) {
+  const Table t = dv_table({{row(1, 1)}, {row(2, 2)}});
+  const std::vector<Transaction> order{txn("O", t, optimize()), txn("R", t, copy_rows("x > 0"))};
+  EXPECT_NE(play(t, order).outcomes[1], kCommit);
+  const Played p = play(t, order, case3());
+  EXPECT_EQ(p.outcomes[1], kCommit);
+  EXPECT_TRUE(serializable(t, order, p));
+}
+
+TEST(Case3, OptimizeVersusADeleteStillConflicts) {
+  const Table t = dv_table({{row(1, 1), row(2, 2)}, {row(3, 3)}});
+  const std::vector<Transaction> order{txn("O", t, optimize()), txn("D", t, del("id = 1"))};
+  EXPECT_EQ(play(t, order, case3()).outcomes[1], ConflictKind::ConcurrentDeleteRead);
+  const Played bad = play(t, order, case3(Mutant::NodatachangeDeleteDelete));
+  EXPECT_EQ(bad.outcomes[1], kCommit);
+  EXPECT_FALSE(serializable(t, order, bad));
+}
+
+// ---- the value-exact tier (docs/semantics.md §10.1, PR 7466) ----
+
+TEST(ValueExact, AllEvenAppendVersusAnOddDelete) {
+  const Table t = dv_table({ids(0, 1000)}, false);
+  std::vector<Row> even;
+  for (int64_t i = 1000; i < 1100; i += 2) even.push_back(row(i, i));
+  const std::vector<Transaction> odd{txn("W", t, insert(even)), txn("L", t, del("id % 2 = 1"))};
+  const Played p = play(t, odd);
+  EXPECT_EQ(p.outcomes[1], kCommit);
+  EXPECT_TRUE(serializable(t, odd, p));
+  ConflictCheckOptions off;
+  off.value_exact = false;
+  EXPECT_EQ(play(t, odd, off).outcomes[1], ConflictKind::ConcurrentAppend);
+  EXPECT_EQ(play(t, {txn("W", t, insert(even)), txn("L", t, del("id % 2 = 0"))}).outcomes[1],
+            ConflictKind::ConcurrentAppend);
+}
+
+TEST(ValueExact, MutantsDropFilesAReadMatches) {
+  const Table t = dv_table({ids(0, 10)}, false);
+  // The loser's second read (no eligible filter: rand()) keeps everything; the mutant drops it.
+  Transaction loser = txn("L", t, del("id % 2 = 1"));
+  loser.reads.predicates.push_back(parse_and_bind("rand() < 0.5", schema()));
+  const Transaction winner = txn("W", t, insert({row(1000, 1000)}));
+  EXPECT_EQ(play(t, {winner, loser}).outcomes[1], ConflictKind::ConcurrentAppend);
+  EXPECT_EQ(play(t, {winner, loser}, with(Mutant::ValueexactEmptyReadDrops)).outcomes[1], kCommit);
+  // Two reads, the added row matches only the second: OR keeps, AND drops.
+  Transaction two = txn("L", t, del("id % 2 = 1"));
+  two.reads.predicates.push_back(parse_and_bind("id >= 1000", schema()));
+  EXPECT_EQ(play(t, {winner, two}).outcomes[1], ConflictKind::ConcurrentAppend);
+  EXPECT_EQ(play(t, {winner, two}, with(Mutant::ValueexactAndAcrossReads)).outcomes[1], kCommit);
+}
+
+}  // namespace
+}  // namespace skipsound
