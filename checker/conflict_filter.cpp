@@ -7,6 +7,7 @@
 #include "checker/skipping_builder.h"
 #include "checker/value_exact_tier.h"
 #include "model/coverage/coverage.h"
+#include "model/values/enum_names.h"
 #include "model/values/input_error.h"
 
 namespace skipsound {
@@ -169,18 +170,15 @@ bool ConflictFilterResult::any_survivor() const {
   });
 }
 
-const char* filter_step_name(FilterStep step) {
-  switch (step) {
-    case FilterStep::Default: return "whole-filter rule";
-    case FilterStep::NoDataChange: return "no-data-change filter";
-    case FilterStep::DataSkipping: return "stats tier";
-    case FilterStep::ValueExact: return "value-exact tier";
-    case FilterStep::Partition: return "partition step";
-  }
-  return "?";
-}
-
 namespace {
+
+constexpr EnumNames kFilterStepNames{std::to_array<EnumName<FilterStep>>({
+    {FilterStep::Default, "whole-filter rule"},
+    {FilterStep::NoDataChange, "no-data-change filter"},
+    {FilterStep::DataSkipping, "stats tier"},
+    {FilterStep::ValueExact, "value-exact tier"},
+    {FilterStep::Partition, "partition step"},
+})};
 
 // docs/semantics.md §10.4, before every other step: a dataChange=false add is no candidate at all.
 ConflictFilterResult filter_data_changes(const LoserReads& loser, const std::vector<CandidateFile>& added,
@@ -206,6 +204,8 @@ ConflictFilterResult filter_data_changes(const LoserReads& loser, const std::vec
 }
 
 }  // namespace
+
+const char* filter_step_name(FilterStep step) { return kFilterStepNames.name(step); }
 
 ConflictFilterResult filter_conflict_candidates(const LoserReads& loser,
                                                 const std::vector<CandidateFile>& added,

@@ -37,21 +37,24 @@ const Table& CommitDriver::at_version(int64_t version) const {
 }
 
 const CommitAttempt& CommitDriver::commit(size_t index, const std::vector<Transaction>& transactions) {
-  const Transaction& loser = transactions[index];
+  Transaction loser = transactions[index];
   const Table& snapshot = at_version(loser.snapshot_version);
   std::vector<size_t> winners(committed_.begin() + static_cast<std::ptrdiff_t>(loser.snapshot_version - first_version_),
                               committed_.end());
   CommitAttempt attempt{index, winners, run_.versions.back(), Committed{}, {}};
   std::optional<Aborted> abort;
   for (size_t winner : winners) {
-    ConflictCheck check = check_conflict(loser, snapshot, transactions[winner].commit, options_);
+    ConflictCheck check = check_conflict(loser, snapshot, run_.logged_actions.at(winner), options_);
     if (auto* conflict = std::get_if<Conflict>(&check.outcome)) {
       abort = Aborted{*conflict, winner};
       attempt.checks.push_back({std::string(exception_name(conflict->kind)) + ": " + conflict->reason,
-                                std::move(check.append)});
+                                std::move(check.append), std::move(check.reconciled_paths)});
       break;
     }
-    attempt.checks.push_back({std::get<NoConflict>(check.outcome).note, std::move(check.append)});
+    if (check.rebased_commit) loser.commit = std::move(*check.rebased_commit);
+    if (check.rebased_reads) loser.reads = std::move(*check.rebased_reads);
+    attempt.checks.push_back({std::get<NoConflict>(check.outcome).note, std::move(check.append),
+                              std::move(check.reconciled_paths)});
   }
   if (abort) {
     attempt.result = *abort;
@@ -61,6 +64,7 @@ const CommitAttempt& CommitDriver::commit(size_t index, const std::vector<Transa
     run_.versions.push_back(std::move(next));
     attempt.result = Committed{latest_version()};
     committed_.push_back(index);
+    run_.logged_actions[index] = std::move(loser.commit);
   }
   run_.attempts.push_back(std::move(attempt));
   return run_.attempts.back();

@@ -1,8 +1,11 @@
 // The commit driver (docs/semantics.md §6): transactions, each started from some version of the
 // table, try to commit in a given order; each is checked against every commit since its
 // snapshot, in version order, and either commits (the table advances) or aborts with the first
-// conflict.
+// conflict. A check that reconciles (Case 2, docs/semantics.md §10.2) rebases the loser: the next
+// winner is checked against the rebased actions, and they are what commits and what later
+// transactions see as that winner's commit.
 #pragma once
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -27,6 +30,7 @@ using CommitResult = std::variant<Committed, Aborted>;
 struct WinnerCheck {
   std::string line;                   // one line: the exception and its reason, or how it passed
   std::optional<AppendCheck> append;  // the conflict filter's verdicts, when it ran
+  std::vector<std::string> reconciled_paths = {};  // Case 2 (docs/semantics.md §10.2) against this winner
 };
 
 // One commit attempt, in commit order.
@@ -41,6 +45,10 @@ struct CommitAttempt {
 struct ScheduleRun {
   std::vector<CommitAttempt> attempts;  // in commit order
   std::vector<Table> versions;          // the table at each version from the initial one's on
+  // By transaction index: what it put into the log, its own actions or as Case 2 rebased them
+  // (docs/semantics.md §10.2); absent for one that aborted or has not committed. The append
+  // checks' candidate files point here (a map: its entries never move).
+  std::map<size_t, Commit> logged_actions;
 
   const Table& final_state() const { return versions.back(); }
   const Table& at_version(int64_t version) const {

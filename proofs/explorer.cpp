@@ -57,6 +57,30 @@ FileEvidence evidence_of(const CandidateFile& file, const Schema& schema, const 
   return evidence;
 }
 
+// docs/semantics.md §10.1: a file the value-exact tier dropped holds no live row any read of the loser makes
+// TRUE, by the model's evaluator (a read it cannot evaluate proves nothing either way).
+std::optional<ExprPtr> read_matching_a_live_row(const CandidateFile& file, const std::vector<ExprPtr>& reads) {
+  if (!file.rows || !file.deleted) return std::nullopt;
+  for (uint32_t position = 0; position < file.rows->size(); ++position) {
+    if (std::binary_search(file.deleted->begin(), file.deleted->end(), position)) continue;
+    for (const ExprPtr& read : reads) {
+      try {
+        if (evaluate(*read, (*file.rows)[position]) == Truth::True) return read;
+      } catch (const NotEvaluable&) {
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+void flag_unjustified_skip(TrialResult& result, const std::string& headline, const std::string& detail) {
+  if (result.verdict == TrialVerdict::Sound) {
+    result.verdict = TrialVerdict::UnjustifiedSkip;
+    result.headline = headline;
+  }
+  result.report += detail + "\n";
+}
+
 void prove_skips(const ScenarioRun& run, smt::Oracle& oracle, CrossChecker* cross_check,
                  TrialResult& result) {
   for (const CommitAttempt& attempt : run.schedule.attempts) {
@@ -70,6 +94,21 @@ void prove_skips(const ScenarioRun& run, smt::Oracle& oracle, CrossChecker* cros
       for (size_t i = 0; i < check.added.size(); ++i) {
         const CandidateOutcome& decided = check.filtered.files[i];
         if (decided.verdict != CandidateVerdict::Excluded) continue;
+        // A dataChange=false exclusion (docs/semantics.md §10.4) has no per-file proof: the serial oracle judges it.
+        if (decided.decided_by == FilterStep::NoDataChange) continue;
+        if (decided.decided_by == FilterStep::ValueExact) {
+          ++result.skip_checks;
+          if (const auto read = read_matching_a_live_row(check.added[i], reads_to_prove(loser, snapshot))) {
+            flag_unjustified_skip(result,
+                                  "UNJUSTIFIED SKIP: " + loser.name + "'s check against " + winner.name +
+                                      " dropped " + decided.path + " by its rows, but a live row matches " +
+                                      to_sql(*read),
+                                  "unjustified value-exact skip of " + decided.path + ": " + decided.reason);
+          } else {
+            ++result.proved_skips;
+          }
+          continue;
+        }
         const FileEvidence evidence = evidence_of(check.added[i], schema, snapshot.properties().stats);
         for (const ExprPtr& read : reads_to_prove(loser, snapshot)) {
           ++result.skip_checks;
@@ -82,15 +121,12 @@ void prove_skips(const ScenarioRun& run, smt::Oracle& oracle, CrossChecker* cros
           if (verdict != smt::OracleVerdict::Sat && verdict != smt::OracleVerdict::InternalError &&
               verdict != smt::OracleVerdict::ImpossibleStats)
             continue;
-          if (result.verdict == TrialVerdict::Sound) {
-            result.verdict = TrialVerdict::UnjustifiedSkip;
-            result.headline = "UNJUSTIFIED SKIP: " + loser.name + "'s check against " + winner.name +
-                              " excluded " + decided.path + ", but Z3 finds a row it can hold matching " +
-                              to_sql(read);
-          }
-          result.report += "unjustified skip of " + decided.path + " (" + loser.name + " checked against " +
-                           winner.name + ", read " + to_sql(read) + "): " + decided.reason +
-                           "; Z3: " + smt::describe(answer, schema) + "\n";
+          flag_unjustified_skip(result,
+                                "UNJUSTIFIED SKIP: " + loser.name + "'s check against " + winner.name + " excluded " +
+                                    decided.path + ", but Z3 finds a row it can hold matching " + to_sql(read),
+                                "unjustified skip of " + decided.path + " (" + loser.name + " checked against " +
+                                    winner.name + ", read " + to_sql(read) + "): " + decided.reason +
+                                    "; Z3: " + smt::describe(answer, schema));
         }
       }
     }

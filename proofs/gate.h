@@ -61,7 +61,7 @@ struct GateOptions {
   size_t trials_per_category = kDefaultTrialsPerCategory;
   std::optional<double> seconds;  // total time budget; overrides the trial count when set
   std::vector<generators::WorldCategory> categories;  // empty = all
-  std::vector<Mutant> mutants;                        // empty = all of all_mutants()
+  std::vector<Mutant> mutants;                        // empty = gate_hunted_mutants()
   bool skip_mutants = false;                          // --mutant none
   unsigned threads = 1;
   Shard shard;

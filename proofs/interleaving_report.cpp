@@ -80,6 +80,18 @@ const Table& snapshot_of(const ScenarioRun& run, const Transaction& txn) {
 
 constexpr size_t kSurvivorsShown = 5;
 
+// Which step of the append check excluded each file (docs/semantics.md §10 "Order").
+void print_exclusions(std::ostringstream& out, const AppendCheck& check) {
+  size_t excluded = 0;
+  for (const CandidateOutcome& file : check.filtered.files) {
+    if (file.verdict != CandidateVerdict::Excluded) continue;
+    if (++excluded <= kSurvivorsShown) {
+      out << "        excluded " << file.path << " by the " << filter_step_name(file.decided_by) << "\n";
+    }
+  }
+  if (excluded > kSurvivorsShown) out << "        ... " << excluded - kSurvivorsShown << " more excluded files\n";
+}
+
 // Why each kept file survived, read by read, as `skip` explains a decision: the read, its
 // skipping expression, how it evaluated on the file's stats and the verification.
 void print_survivors(std::ostringstream& out, const AppendCheck& check, const Transaction& loser,
@@ -89,7 +101,7 @@ void print_survivors(std::ostringstream& out, const AppendCheck& check, const Tr
     if (file.verdict != CandidateVerdict::Survives) continue;
     if (++kept > kSurvivorsShown) continue;
     ++shown;
-    out << "        kept " << file.path << ": " << file.reason << "\n";
+    out << "        kept " << file.path << " by the " << filter_step_name(file.decided_by) << ": " << file.reason << "\n";
     for (size_t r = 0; r < file.per_read.size(); ++r) {
       const FileDecision& d = file.per_read[r];
       const ExprPtr& read = r < loser.reads.predicates.size() ? loser.reads.predicates[r] : nullptr;
@@ -142,7 +154,11 @@ void print_verdict(std::ostringstream& out, const Scenario& scenario, const Scen
   switch (verdict.kind) {
     case VerdictKind::SerializableCommit: out << "committed, serializable\n"; break;
     case VerdictKind::WrongResult: out << "WRONG RESULT: committed actions its operations do not give on its snapshot\n"; break;
-    case VerdictKind::MissedConflict: out << "MISSED CONFLICT: committed, but no serial order explains it\n"; break;
+    case VerdictKind::MissedConflict:
+      out << "MISSED CONFLICT (" << missed_conflict_label_name(verdict.label)
+          << (verdict.matching_order.empty() ? "" : ": only " + verdict.matching_order + ", an order not allowed, gives it")
+          << "): committed, but no allowed serial order explains it\n";
+      break;
     case VerdictKind::Abort: out << "aborted with " << exception_name(*verdict.exception) << " (a real conflict)\n"; break;
     case VerdictKind::FalseConflict: out << "aborted with " << exception_name(*verdict.exception) << " — FALSE CONFLICT: committing would have been serializable\n"; break;
   }
@@ -190,8 +206,12 @@ std::string render_report(const Scenario& scenario, const ScenarioRun& run) {
       out << " ABORTED by " << run.transactions[aborted.winner].name << "'s commit\n";
     }
     for (size_t i = 0; i < attempt.checks.size(); ++i) {
-      out << "      vs " << run.transactions[attempt.winners[i]].name << ": " << attempt.checks[i].line << "\n";
-      if (attempt.checks[i].append) print_survivors(out, *attempt.checks[i].append, txn, snapshot_of(run, txn));
+      const WinnerCheck& check = attempt.checks[i];
+      out << "      vs " << run.transactions[attempt.winners[i]].name << ": " << check.line << "\n";
+      if (!check.reconciled_paths.empty()) out << "        reconciled by Case 2: " << list(check.reconciled_paths) << "\n";
+      if (!check.append) continue;
+      print_exclusions(out, *check.append);
+      print_survivors(out, *check.append, txn, snapshot_of(run, txn));
     }
   }
   out << "verdicts:\n";

@@ -328,9 +328,22 @@ class ScenarioParser {
     return value;
   }
 
+  // The seeds' flag and docs/semantics.md §10's tier flags, by their Delta names (Case 1b: skipsound's).
   void parse_flag(const std::string& name, const std::string& value) {
-    if (ascii_lower(name) != "conflictdataskipping") throw InputError("unknown flag '" + name + "'");
-    scenario_.options.conflict_data_skipping = on_off(value);
+    static const std::pair<const char*, bool ConflictCheckOptions::*> kFlags[] = {
+        {"conflictdataskipping", &ConflictCheckOptions::conflict_data_skipping},
+        {"valueexact", &ConflictCheckOptions::value_exact},
+        {"rowlevelconcurrency", &ConflictCheckOptions::row_level_concurrency},
+        {"removedrows", &ConflictCheckOptions::removed_rows},
+        {"excludenodatachangefiles", &ConflictCheckOptions::exclude_no_data_change},
+    };
+    for (const auto& [flag, member] : kFlags) {
+      if (ascii_lower(name) == flag) {
+        scenario_.options.*member = on_off(value);
+        return;
+      }
+    }
+    throw InputError("unknown flag '" + name + "'");
   }
 
   void parse_mutant(const std::string&, const std::string& name) {

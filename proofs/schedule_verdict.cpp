@@ -7,8 +7,10 @@ std::vector<TransactionVerdict> judge_schedule(const std::vector<Transaction>& t
   std::vector<OracleAttempt> attempts;
   attempts.reserve(run.attempts.size());
   for (const CommitAttempt& a : run.attempts) {
+    const bool committed = std::holds_alternative<Committed>(a.result);
     attempts.push_back({a.transaction, run.at_version(transactions[a.transaction].snapshot_version), a.winners,
-                        a.state_before, std::holds_alternative<Committed>(a.result)});
+                        a.state_before, committed,
+                        committed ? std::optional<Commit>(run.logged_actions.at(a.transaction)) : std::nullopt});
   }
   std::vector<SerialVerdict> judged = judge_attempts(transactions, attempts);
   std::vector<TransactionVerdict> verdicts;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/coverage/coverage.h"
+#include "model/table/deletion_vector.h"
 #include "model/values/value.h"
 #include "model/values/enum_names.h"
 
@@ -21,6 +22,18 @@ constexpr EnumNames kVerdictKindNames{std::to_array<EnumName<VerdictKind>>({
 }  // namespace
 
 const char* verdict_kind_name(VerdictKind kind) { return kVerdictKindNames.name(kind); }
+
+namespace {
+
+constexpr EnumNames kMissedConflictLabelNames{std::to_array<EnumName<MissedConflictLabel>>({
+    {MissedConflictLabel::None, ""},
+    {MissedConflictLabel::HistoryOrder, "history-order"},
+    {MissedConflictLabel::Cycle, "cycle"},
+})};
+
+}  // namespace
+
+const char* missed_conflict_label_name(MissedConflictLabel label) { return kMissedConflictLabelNames.name(label); }
 
 std::optional<VerdictKind> verdict_kind_from_name(std::string_view name) {
   return kVerdictKindNames.value(name);
@@ -123,8 +136,12 @@ bool blind_appends_may_follow(const Commit& loser, IsolationLevel table_level) {
   return table_level == IsolationLevel::WriteSerializable && !has_no_logical_effect(loser, table_level);
 }
 
+// What each transaction put into the log, by index: its own actions, or the rebased ones.
+using LoggedActions = std::vector<const Commit*>;
+
 // The serial executions a commit of `attempt`'s transaction may match.
-std::vector<SerialOutcome> allowed_outcomes(const std::vector<Transaction>& txns, const OracleAttempt& attempt) {
+std::vector<SerialOutcome> allowed_outcomes(const std::vector<Transaction>& txns, const OracleAttempt& attempt,
+                                            const LoggedActions& logged) {
   const Table& snapshot = attempt.snapshot;
   const Transaction& loser = txns[attempt.transaction];
   const IsolationLevel table_level = snapshot.properties().isolation;
@@ -136,7 +153,7 @@ std::vector<SerialOutcome> allowed_outcomes(const std::vector<Transaction>& txns
   for (size_t w : attempt.winners) (txns[w].commit.is_blind_append() ? blind : others).push_back(w);
   if (blind_appends_may_follow(loser.commit, table_level) && !blind.empty()) {
     Table state = snapshot;
-    for (size_t w : others) apply_commit(state, txns[w].commit);
+    for (size_t w : others) apply_commit(state, *logged[w]);
     apply_commit(state, serial_commit(loser, state));
     for (size_t w : blind) apply_commit(state, serial_commit(txns[w], state));
     allowed.push_back({order_text(txns, others, attempt.transaction, blind),
@@ -171,6 +188,57 @@ std::optional<SerialVerdict> wrong_result(const Table& snapshot, const std::vect
   return verdict;
 }
 
+// docs/semantics.md §10.8: the loser's actions rebased onto the winners' state. For a path it changed with a
+// DV (one remove, one add) whose one live file the winners gave another DV, the add carries the
+// union and the remove names the live DV; every other action is kept. Written here from the spec,
+// not taken from the checker's Case 2.
+Commit rebased_onto(const Commit& actions, const Table& state) {
+  Commit rebased = actions;
+  for (FileRemoval& remove : rebased.removes) {
+    const auto same_path = [&](const auto& f) { return f.path == remove.path; };
+    if (std::count_if(rebased.removes.begin(), rebased.removes.end(), same_path) != 1 ||
+        std::count_if(rebased.adds.begin(), rebased.adds.end(), same_path) != 1 ||
+        std::count_if(state.files().begin(), state.files().end(), same_path) != 1) {
+      continue;
+    }
+    const DeletedRows& live_dv = std::find_if(state.files().begin(), state.files().end(), same_path)->deleted;
+    if (live_dv == remove.deleted) continue;
+    TableFile& add = *std::find_if(rebased.adds.begin(), rebased.adds.end(), same_path);
+    add.deleted = dv_union(live_dv, add.deleted);
+    remove.deleted = live_dv;
+  }
+  return rebased;
+}
+
+// docs/semantics.md §10.6: for a missed conflict, whether any serial order of the transactions involved (the
+// winners and the loser, each re-run on the state before it, from the loser's snapshot) gives the
+// outcome.
+std::optional<std::string> any_order_giving(const std::vector<Transaction>& txns, const OracleAttempt& attempt,
+                                            const std::vector<Row>& outcome) {
+  std::vector<size_t> involved = attempt.winners;
+  involved.push_back(attempt.transaction);
+  std::sort(involved.begin(), involved.end());
+  do {
+    Table state = attempt.snapshot;
+    std::string order;
+    for (size_t t : involved) {
+      apply_commit(state, serial_commit(txns[t], state));
+      order += (order.empty() ? "" : " -> ") + txns[t].name;
+    }
+    if (same_rows(canonical_rows(state.live_rows()), outcome)) return order;
+  } while (std::next_permutation(involved.begin(), involved.end()));
+  return std::nullopt;
+}
+
+LoggedActions logged_actions(const std::vector<Transaction>& transactions, const std::vector<OracleAttempt>& attempts) {
+  LoggedActions logged(transactions.size());
+  for (size_t i = 0; i < transactions.size(); ++i) logged[i] = &transactions[i].commit;
+  for (const OracleAttempt& a : attempts) {
+    if (a.committed && a.committed_actions) logged[a.transaction] = &*a.committed_actions;
+  }
+  return logged;
+}
+
 }  // namespace
 
 namespace {
@@ -195,6 +263,7 @@ std::vector<SerialVerdict> judge_attempts(const std::vector<Transaction>& transa
                                           const std::vector<OracleAttempt>& attempts) {
   std::vector<SerialVerdict> verdicts;
   verdicts.reserve(attempts.size());
+  const LoggedActions logged = logged_actions(transactions, attempts);
   for (const OracleAttempt& attempt : attempts) {
     if (attempt.committed) {
       if (auto wrong = wrong_result(attempt.snapshot, transactions, attempt.transaction)) {
@@ -205,8 +274,10 @@ std::vector<SerialVerdict> judge_attempts(const std::vector<Transaction>& transa
     }
     SerialVerdict verdict;
     verdict.transaction = attempt.transaction;
-    verdict.outcome = after(attempt.state_before, transactions[attempt.transaction].commit);
-    verdict.allowed = allowed_outcomes(transactions, attempt);
+    const Commit& own = transactions[attempt.transaction].commit;
+    verdict.outcome = after(attempt.state_before, attempt.committed ? *logged[attempt.transaction]
+                                                                    : rebased_onto(own, attempt.state_before));
+    verdict.allowed = allowed_outcomes(transactions, attempt, logged);
     const bool explained =
         std::any_of(verdict.allowed.begin(), verdict.allowed.end(),
                     [&](const SerialOutcome& s) { return same_rows(s.rows, verdict.outcome); });
@@ -216,6 +287,11 @@ std::vector<SerialVerdict> judge_attempts(const std::vector<Transaction>& transa
       verdict.kind = explained ? VerdictKind::FalseConflict : VerdictKind::Abort;
     }
     if (!explained) verdict.diff = diff_rows(verdict.outcome, verdict.allowed.front().rows);
+    if (verdict.kind == VerdictKind::MissedConflict) {
+      const std::optional<std::string> order = any_order_giving(transactions, attempt, verdict.outcome);
+      verdict.label = order ? MissedConflictLabel::HistoryOrder : MissedConflictLabel::Cycle;
+      verdict.matching_order = order.value_or("");
+    }
     coverage::hit(verdict_probe(verdict));
     verdicts.push_back(std::move(verdict));
   }

@@ -3,6 +3,9 @@
 // re-running it after them, or (WriteSerializable, blind-append winners) running those winners
 // after it, or (a commit Delta drops to SnapshotIsolation: empty or dataChange-free) running
 // every winner after it. Its actions must also be what its operations give on its own snapshot.
+// An aborted transaction is a false conflict when its actions rebased onto the winners' state
+// (docs/semantics.md §10.8: a path both changed with DVs gets the union, its remove the winners' DV) would
+// have matched an allowed order.
 //
 // Independence (docs/semantics.md §6): this oracle shares no code with the code under test (checker/). Every
 // re-run reads every row of every live file with the model's evaluator, and which serial orders
@@ -53,7 +56,15 @@ struct OracleAttempt {
   std::vector<size_t> winners;  // transactions committed since its snapshot, in version order
   Table state_before;           // the table when it tried to commit
   bool committed = false;
+  // The actions that went into the log when they differ from the transaction's own (a Case 2
+  // reconciliation, docs/semantics.md §10.2): judged exactly like a commit of the transaction's actions.
+  std::optional<Commit> committed_actions = {};
 };
+
+// docs/semantics.md §6, §10.6: a missed conflict whose state some serial order of the same transactions gives,
+// only not one the isolation level allows, is `history-order`; one no order gives is `cycle`.
+enum class MissedConflictLabel { None, HistoryOrder, Cycle };
+const char* missed_conflict_label_name(MissedConflictLabel label);  // "history-order", "cycle", ""
 
 struct SerialVerdict {
   size_t transaction = 0;
@@ -63,6 +74,8 @@ struct SerialVerdict {
   std::vector<Row> outcome;
   std::vector<SerialOutcome> allowed;  // the executions it was compared with
   RowDiff diff;                        // against the first of them when none matched
+  MissedConflictLabel label = MissedConflictLabel::None;  // set for MissedConflict
+  std::string matching_order;  // for history-order: an order (not allowed) that gives the outcome
 };
 
 // One verdict per attempt, in the order given.

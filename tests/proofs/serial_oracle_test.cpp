@@ -90,6 +90,98 @@ TEST(SerialOracle, AppendSuppressionMutantIsAMissedConflictShowingTheSurvivingRo
   EXPECT_EQ(w.verdicts[1].allowed.front().order, "T1 -> T2");
 }
 
+// docs/semantics.md §6.4: the write skew's committed state is what T2 then T1 gives, an order Serializable
+// does not allow.
+TEST(SerialOracle, TheWriteSkewIsLabelledHistoryOrder) {
+  const World w = play(IsolationLevel::Serializable, {set_x15(), delete_where("x > 10")},
+                       {true, Mutant::AppendSuppression});
+  ASSERT_EQ(w.verdicts[1].kind, VerdictKind::MissedConflict);
+  EXPECT_EQ(w.verdicts[1].label, MissedConflictLabel::HistoryOrder);
+  EXPECT_EQ(w.verdicts[1].matching_order, "T2 -> T1");
+}
+
+// ---- docs/semantics.md §10: deletion-vector worlds (one file P = [1, 2, 3, 4]) ----
+
+struct DvWorld {
+  Table snapshot;
+  std::vector<Transaction> txns;
+  std::vector<TransactionVerdict> verdicts;
+};
+
+Table dv_file_table() {
+  TableProperties props;
+  props.deletion_vectors = true;
+  Table t(schema(), props);
+  t.add_initial_file(t.write_files({row(1, 1), row(2, 2), row(3, 3), row(4, 4)}, "p", 0, StatsPresence::Collected).front());
+  return t;
+}
+
+DvWorld play_dv(const Table& snapshot, std::vector<Operation> ops, ConflictCheckOptions options = {}) {
+  DvWorld w{snapshot, {}, {}};
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const std::string name = "T" + std::to_string(i + 1);
+    w.txns.push_back(run_transaction(name, snapshot, {ops[i]}, {name, StatsPresence::Collected, false, false},
+                                     ProductionScanPlanner()));
+  }
+  const ScheduleRun run = run_schedule(snapshot, w.txns, {0, 1}, options);
+  w.verdicts = judge_schedule(w.txns, run);
+  return w;
+}
+
+TEST(SerialOracle, AReconciliationIsJudgedLikeACommit) {
+  const Table t = dv_file_table();
+  const DvWorld sound = play_dv(t, {delete_where("id = 1"), delete_where("id = 2")});
+  EXPECT_EQ(sound.verdicts[1].kind, VerdictKind::SerializableCommit);
+  // The stale tombstone: both DV versions stay live; no order gives rows 2, 3, 3, 4, 4.
+  ConflictCheckOptions no_repoint;
+  no_repoint.mutant = Mutant::Case2NoRepoint;
+  const DvWorld bad = play_dv(t, {delete_where("id = 1"), delete_where("id = 2")}, no_repoint);
+  ASSERT_EQ(bad.verdicts[1].kind, VerdictKind::MissedConflict);
+  EXPECT_EQ(bad.verdicts[1].label, MissedConflictLabel::Cycle);
+}
+
+// docs/semantics.md §10.8: with Case 2 off (or the liveness mutant) the abort is judged on the loser's actions
+// rebased onto the winner's DV, which match the history order: a false conflict, not a real one.
+TEST(SerialOracle, AnAbortIsJudgedOnTheRebasedActions) {
+  const Table t = dv_file_table();
+  ConflictCheckOptions off;
+  off.row_level_concurrency = false;
+  const DvWorld w = play_dv(t, {delete_where("id = 1"), delete_where("id = 2")}, off);
+  EXPECT_EQ(w.verdicts[1].kind, VerdictKind::FalseConflict);
+  Table based = t;
+  apply_commit(based, run_transaction("B", t, {delete_where("id = 4")}, {"B", StatsPresence::Collected, false, false},
+                                      ProductionScanPlanner())
+                          .commit);
+  ConflictCheckOptions liveness;
+  liveness.mutant = Mutant::Case2NoBaseSubtract;
+  const DvWorld live = play_dv(based, {delete_where("id = 1"), delete_where("id = 2")}, liveness);
+  EXPECT_EQ(live.verdicts[1].kind, VerdictKind::FalseConflict);
+  EXPECT_EQ(play_dv(based, {delete_where("id = 1"), delete_where("id = 2")}).verdicts[1].kind,
+            VerdictKind::SerializableCommit);
+}
+
+// docs/semantics.md §10.7 case2-no-monotonicity: T1 restores the version with dv{0}, T2 deletes id 3 from the
+// snapshot's dv{0, 1}; the union leaves only row 4, which neither order gives: a cycle.
+TEST(SerialOracle, TheMonotonicityHoleIsACycle) {
+  Table t = dv_file_table();
+  apply_commit(t, run_transaction("V1", t, {delete_where("id = 1")}, {"V1", StatsPresence::Collected, false, false},
+                                  ProductionScanPlanner())
+                      .commit);
+  Operation restore;
+  restore.kind = OperationKind::Restore;
+  restore.text = "RESTORE TO VERSION 1";
+  restore.restore_to = t.files();
+  apply_commit(t, run_transaction("V2", t, {delete_where("id = 2")}, {"V2", StatsPresence::Collected, false, false},
+                                  ProductionScanPlanner())
+                      .commit);
+  EXPECT_EQ(play_dv(t, {restore, delete_where("id = 3")}).verdicts[1].kind, VerdictKind::Abort);
+  ConflictCheckOptions hole;
+  hole.mutant = Mutant::Case2NoMonotonicity;
+  const DvWorld bad = play_dv(t, {restore, delete_where("id = 3")}, hole);
+  ASSERT_EQ(bad.verdicts[1].kind, VerdictKind::MissedConflict);
+  EXPECT_EQ(bad.verdicts[1].label, MissedConflictLabel::Cycle);
+}
+
 // A scan-time bug on the loser's scan: le-as-lt builds max(x) > 20 for x >= 20, so T2's DELETE
 // skips f2 and deletes nothing. The oracle's re-run reads every file, so this is no longer
 // "committed, serializable" (the re-run used to skip f2 too).
