@@ -185,8 +185,10 @@ bool removes_path(const Commit& commit, const std::string& path) {
   return std::any_of(commit.removes.begin(), commit.removes.end(), [&](const FileRemoval& r) { return r.path == path; });
 }
 
+// `hidden` are the paths Case 2 reconciled: their adds are no candidates. The candidates point
+// into `winner`'s own adds (the caller keeps them), never into a pruned copy.
 ConflictCheck check_appends(const Transaction& loser, const Table& snapshot, const Commit& winner,
-                            const ConflictCheckOptions& options) {
+                            const std::vector<std::string>& hidden, const ConflictCheckOptions& options) {
   coverage::hit(Probe::CheckAppend);
   if (loser.commit.is_blind_append()) {
     coverage::hit(Probe::CheckAppendBlindLoser);
@@ -206,16 +208,17 @@ ConflictCheck check_appends(const Transaction& loser, const Table& snapshot, con
     coverage::hit(Probe::IsolationWriteSerializableBlindWinner);
   }
   const std::string level = isolation_level_name(isolation);
-  if (!checks_adds || winner.adds.empty()) {
+  AppendCheck check;
+  check.added = candidate_files(winner.adds, snapshot.schema());
+  std::erase_if(check.added, [&](const CandidateFile& f) {
+    return std::find(hidden.begin(), hidden.end(), f.path) != hidden.end() ||
+           // case1b-count-diff's skip-same-path-readd: a re-add of a removed path taken for the same rows.
+           (options.mutant == Mutant::Case1bCountDiff && removes_path(winner, f.path));
+  });
+  if (!checks_adds || check.added.empty()) {
     return {NoConflict{"append check (" + level + "): no added file to check"}, {}};
   }
   const StatsEligibility eligibility(snapshot.schema(), snapshot.properties().stats);
-  AppendCheck check;
-  check.added = candidate_files(winner.adds, snapshot.schema());
-  if (options.mutant == Mutant::Case1bCountDiff) {
-    // skip-same-path-readd: the re-add of a path the winner removed is taken for the same rows.
-    std::erase_if(check.added, [&](const CandidateFile& f) { return removes_path(winner, f.path); });
-  }
   check.filtered = filter_conflict_candidates(
       loser_reads(loser, eligibility), check.added, eligibility,
       ConflictFilterOptions{options.conflict_data_skipping, options.mutant, winner_operation(winner),
@@ -302,8 +305,8 @@ std::optional<Conflict> check_delete_delete(const Transaction& loser, const Comm
   return std::nullopt;
 }
 
-// The loser and winner the file-level checks see: after Case 2, the rebased loser and the winner
-// without the reconciled paths (docs/semantics.md §10.2).
+// The loser and winner the delete checks see: after Case 2, the rebased loser and the winner
+// without the reconciled paths (docs/semantics.md §10.2); the append check hides those paths itself.
 struct FileCheckInputs {
   Transaction loser;
   Commit winner;
@@ -345,7 +348,7 @@ ConflictCheck check_conflict(const Transaction& loser, const Table& loser_snapsh
   }
   ConflictCheck check;
   const FileCheckInputs inputs = reconcile(loser, loser_snapshot, winner, options, check);
-  ConflictCheck appends = check_appends(inputs.loser, loser_snapshot, inputs.winner, options);
+  ConflictCheck appends = check_appends(inputs.loser, loser_snapshot, winner, check.reconciled_paths, options);
   check.append = std::move(appends.append);
   check.outcome = std::move(appends.outcome);
   if (std::holds_alternative<Conflict>(check.outcome)) return check;
