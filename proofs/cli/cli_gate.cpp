@@ -186,10 +186,13 @@ void add_gate_command(CLI::App& app, int& exit_code) {
   command->add_option("--seed", arguments->seed, "master seed (a number or 'random'; printed at start)");
   command->add_option("--category", arguments->categories, "explorer categories to run (default all)");
   command->add_option("--mutant", arguments->mutants,
-                      "mutants to hunt (default all; 'none' skips the matrix): per-file " +
+                      "mutants to hunt (default: the per-file, input-path and conflict-time ones; 'none' skips "
+                      "the matrix): per-file " +
                           mutant_names(MutantScope::PerFile) + "; input-path " +
                           mutant_names(MutantScope::InputPath) + "; conflict-time " +
-                          mutant_names(MutantScope::ConflictTime));
+                          mutant_names(MutantScope::ConflictTime) + "; hunted only when named, row-level " +
+                          mutant_names(MutantScope::RowLevel) + "; liveness " +
+                          mutant_names(MutantScope::Liveness));
   command->add_option("--threads", arguments->threads, "worker threads (default: all cores)")
       ->check(CLI::Range(1u, kMaxThreads));
   command->add_option("--junit", arguments->junit, "write JUnit XML here");

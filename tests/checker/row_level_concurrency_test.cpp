@@ -301,10 +301,11 @@ TEST(Case2Mutants, NoMonotonicityUnionsAfterARestore) {
 }
 
 TEST(Case2Mutants, NonlocalLoserIsReconciledOnlyByTheMutant) {
-  // A MERGE always has its NOT MATCHED insert in the model: never row-local (§10.2(c)).
+  // An upsert MERGE (its NOT MATCHED insert depends on rows it does not change) is never
+  // row-local (§10.2(c)); the mutant reconciles it all the same.
   const Table t = dv_table({{row(1, 5), row(2, 7), row(3, 3)}});
   Operation merge = op(OperationKind::Merge, "", "MERGE ON id");
-  merge.key_leaf = 0;
+  merge.merge = upsert_on_key(schema(), 0);
   merge.rows = {row(2, 9)};
   const Transaction loser = txn("T2", t, merge);
   ASSERT_FALSE(is_row_local(loser));

@@ -93,17 +93,19 @@ TEST(ScenarioLanguage, MergeClausesParseAndRecordDeltasRead) {
 }
 
 TEST(ScenarioLanguage, AlterTableChangesWhatLaterWritersRecord) {
-  // After numIndexedCols = 0 the winner's file has no stats and is kept; before, it is skipped.
+  // After numIndexedCols = 0 the winner's file has no stats and the stats tier keeps it; the
+  // value-exact tier (docs/semantics.md §10.1) reads its rows, none below 5, and drops it.
   const std::string text =
-      "schema: id long\nfile f0: range id 0 10\n"
+      "file f0: range id 0 10\n"
       "step: ALTER TABLE SET TBLPROPERTIES ('delta.dataSkippingNumIndexedCols' = '0')\n"
       "T1: INSERT range id 100 110\nT2: DELETE WHERE id < 5\ncommit: T1, T2\n";
-  const ScenarioRun run = run_text(text);
-  ASSERT_EQ(run.transactions[1].commit.adds.size(), 1u);
-  const auto& stats = run.transactions[1].commit.adds[0].stats;
+  const ScenarioRun stats_tier = run_text("schema: id long\nflag valueExact: off\n" + text);
+  ASSERT_EQ(stats_tier.transactions[1].commit.adds.size(), 1u);
+  const auto& stats = stats_tier.transactions[1].commit.adds[0].stats;
   EXPECT_FALSE(stats && stats->column(0).min.has_value());
-  EXPECT_TRUE(std::holds_alternative<Aborted>(run.schedule.attempts.back().result));
-  EXPECT_EQ(run.schedule.final_state().properties().stats.num_indexed_cols, 0);
+  EXPECT_TRUE(std::holds_alternative<Aborted>(stats_tier.schedule.attempts.back().result));
+  EXPECT_EQ(stats_tier.schedule.final_state().properties().stats.num_indexed_cols, 0);
+  EXPECT_TRUE(std::holds_alternative<Committed>(run_text("schema: id long\n" + text).schedule.attempts.back().result));
 }
 
 TEST(ScenarioLanguage, BadDirectivesNameTheirLine) {
@@ -134,7 +136,9 @@ TEST(ScenarioLanguage, TheReportExplainsKeptFilesAndEndsWithASummary) {
       "s.scn");
   const ScenarioRun run = run_scenario(scenario);
   const std::string report = render_report(scenario, run);
-  EXPECT_NE(report.find("kept T1-1: survives: some read's data skipping keeps it"), std::string::npos) << report;
+  EXPECT_NE(report.find("kept T1-1 by the value-exact tier: survives: value-exact: a live row of T1-1 matches a read"),
+            std::string::npos)
+      << report;
   EXPECT_NE(report.find("read 1 (id >= 105L OR id = 1L): skipping expression"), std::string::npos) << report;
   EXPECT_NE(report.find("summary: 2 transactions: 1 committed, 1 aborted (0 false conflicts), 0 unsound; "
                         "expectations met\n"),
