@@ -187,12 +187,17 @@ WorldTransaction wide_dv_transaction(const Context& c, size_t txn) {
   return t;
 }
 
+bool same_file(WorldCategory c) {
+  return c == WorldCategory::SameFileDisjoint || c == WorldCategory::SameFileOverlap;
+}
+
 std::vector<WorldFile> initial_files(const World& w) {
   std::vector<WorldFile> files(*uniform_in<size_t>(1, 5));
   int64_t next_id = 1;
   for (size_t k = 0; k < files.size(); ++k) {
     const std::string p = w.partitioned ? kPartitionValues[k % kPartitionValues.size()] : "";
-    const int rows = *uniform_in(1, 5);
+    // The same-file writers' file, the first, has rows enough for two (one may carry a DV).
+    const int rows = *uniform_in(k == 0 && same_file(w.category) ? 3 : 1, 5);
     for (int j = 0; j < rows; ++j) {
       WorldRow r{next_id++, std::nullopt, w.partitioned ? p : partition_value()};
       if (w.clustered) {
@@ -279,11 +284,38 @@ std::vector<size_t> commit_order(size_t n) {
   return order;
 }
 
+// A DELETE or UPDATE of exactly the rows with these ids.
+WorldTransaction by_ids(const Context& c, const std::vector<int64_t>& ids) {
+  std::string list;
+  for (int64_t id : ids) list += (list.empty() ? "" : ", ") + std::to_string(id);
+  const std::string where = " WHERE id IN (" + list + ")";
+  WorldTransaction t;
+  t.operations.push_back(one_in(2) ? "DELETE" + where : "UPDATE SET x = " + std::to_string(boundary_x(c)) + where);
+  return t;
+}
+
+// Two writers of the first file's live rows: T1 takes ids[0, a), T2 ids[b, e) of a shuffle, with
+// b >= a (disjoint) or b < a (at least ids[b] shared).
+std::vector<WorldTransaction> same_file_pair(const Context& c, bool overlap) {
+  const WorldFile& file = c.world->files.front();
+  std::vector<int64_t> ids;
+  for (size_t r = 0; r < file.rows.size(); ++r) {
+    const bool deleted = std::find(file.deleted.begin(), file.deleted.end(), static_cast<int>(r)) != file.deleted.end();
+    if (!deleted) ids.push_back(file.rows[r].id);
+  }
+  for (size_t i = ids.size(); i-- > 1;) std::swap(ids[i], ids[*uniform_in<size_t>(0, i + 1)]);
+  const size_t a = *uniform_in<size_t>(1, ids.size());  // at least 2 live rows: a < size
+  const size_t b = overlap ? *uniform_in<size_t>(0, a) : *uniform_in<size_t>(a, ids.size());
+  const size_t e = *uniform_in<size_t>(b + 1, ids.size() + 1);
+  return {by_ids(c, {ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(a)}),
+          by_ids(c, {ids.begin() + static_cast<std::ptrdiff_t>(b), ids.begin() + static_cast<std::ptrdiff_t>(e)})};
+}
+
 void draw_table(World& w) {
   const WorldCategory c = w.category;
   // Every category but the disjoint bands sees partitioned tables and deletion vectors too.
   w.partitioned = c == WorldCategory::Partitioned || (c != WorldCategory::Disjoint && one_in(3));
-  w.deletion_vectors = c == WorldCategory::WideDv || (c != WorldCategory::Disjoint && one_in(3));
+  w.deletion_vectors = c == WorldCategory::WideDv || same_file(c) || (c != WorldCategory::Disjoint && one_in(3));
   w.clustered = c == WorldCategory::Disjoint || one_in(3);
   w.write_serializable = c != WorldCategory::Disjoint && one_in(3);
   w.files = initial_files(w);
@@ -296,6 +328,7 @@ void draw_table(World& w) {
 std::vector<WorldTransaction> draw_transactions(const World& w) {
   const Context c = context_of(w);
   const WorldCategory cat = w.category;
+  if (same_file(cat)) return same_file_pair(c, cat == WorldCategory::SameFileOverlap);
   if (cat == WorldCategory::ValueMoving) {
     std::vector<WorldTransaction> txns = value_moving_pair(c);
     if (one_in(3)) txns.push_back(plain_transaction(c, 2, 3));
@@ -350,6 +383,8 @@ constexpr EnumNames kWorldCategoryNames{std::to_array<EnumName<WorldCategory>>({
     {WorldCategory::EmptyReads, "empty-reads"},
     {WorldCategory::ValueMoving, "value-moving"},
     {WorldCategory::Mixed, "mixed"},
+    {WorldCategory::SameFileDisjoint, "same-file-disjoint"},
+    {WorldCategory::SameFileOverlap, "same-file-overlap"},
 })};
 
 }  // namespace

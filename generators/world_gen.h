@@ -25,6 +25,10 @@ enum class WorldCategory {
   EmptyReads,    // a non-blind INSERT that records no read predicate
   ValueMoving,   // an UPDATE moves a row into (or out of) another transaction's predicate
   Mixed,         // anything above, several scans per transaction
+  // Two DELETE/UPDATE writers on the same file with deletion vectors, by id (docs/semantics.md
+  // §10.2's Case 2): the rows they change are disjoint, or share at least one row.
+  SameFileDisjoint,
+  SameFileOverlap,
 };
 const char* world_category_name(WorldCategory c);  // "disjoint", "value-moving", ...
 std::optional<WorldCategory> world_category_from_name(std::string_view name);

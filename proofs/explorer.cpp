@@ -9,6 +9,7 @@
 #include "model/sql/evaluator.h"
 #include "model/values/input_error.h"
 #include "model/sql/printer.h"
+#include "model/table/deletion_vector.h"
 #include "proofs/gate.h"
 #include "proofs/interleaving_report.h"
 #include "proofs/parallel_trials.h"
@@ -172,6 +173,36 @@ bool two_read_the_same_row(const ScenarioRun& run, const Table& snapshot) {
   return false;
 }
 
+// The positions a transaction newly deleted from `path` with a DV (its add's DV minus its
+// remove's), when it rewrote that path so; nullopt otherwise.
+std::optional<DeletedRows> new_deletions(const Transaction& t, const std::string& path) {
+  const auto remove = std::find_if(t.commit.removes.begin(), t.commit.removes.end(),
+                                   [&](const FileRemoval& r) { return r.path == path; });
+  const auto add = std::find_if(t.commit.adds.begin(), t.commit.adds.end(),
+                                [&](const TableFile& f) { return f.path == path; });
+  if (remove == t.commit.removes.end() || add == t.commit.adds.end()) return std::nullopt;
+  return dv_minus(add->deleted, remove->deleted);
+}
+
+// docs/semantics.md §10.2: two transactions that both changed one file's DV, on disjoint new
+// positions or on a shared one.
+void same_file_shapes(const ScenarioRun& run, std::vector<std::string>& shapes) {
+  bool disjoint = false, overlap = false;
+  for (size_t a = 0; a < run.transactions.size(); ++a) {
+    for (const FileRemoval& removed : run.transactions[a].commit.removes) {
+      const std::optional<DeletedRows> mine = new_deletions(run.transactions[a], removed.path);
+      if (!mine) continue;
+      for (size_t b = a + 1; b < run.transactions.size(); ++b) {
+        const std::optional<DeletedRows> theirs = new_deletions(run.transactions[b], removed.path);
+        if (!theirs) continue;
+        (dv_intersection(*mine, *theirs).empty() ? disjoint : overlap) = true;
+      }
+    }
+  }
+  if (disjoint) shapes.push_back("same-file-disjoint");
+  if (overlap) shapes.push_back("same-file-overlap");
+}
+
 std::vector<std::string> shapes_of(const ScenarioRun& run, const Scenario& scenario, const World& world) {
   std::vector<std::string> shapes;
   const auto add_if = [&](bool holds, const char* shape) { if (holds) shapes.push_back(shape); };
@@ -196,6 +227,7 @@ std::vector<std::string> shapes_of(const ScenarioRun& run, const Scenario& scena
              any_txn([](const Transaction& t) { return t.settings.stats == StatsPresence::Missing; }),
          "missing-stats");
   add_if(scenario.table.properties().partitioned(), "partitioned");
+  same_file_shapes(run, shapes);
   add_if(std::all_of(run.verdicts.begin(), run.verdicts.end(),
                      [](const TransactionVerdict& v) { return v.kind == VerdictKind::SerializableCommit; }),
          "all-committed");

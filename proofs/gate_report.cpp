@@ -73,12 +73,17 @@ std::string gate_summary_text(const GateReport& r) {
   if (r.exhaustive) out << exhaustive_summary_text(*r.exhaustive);
   out << "\n";
 
-  out << pad("category", 14) << pad("trials", 8) << pad("commits", 9) << pad("aborts", 8) << pad("false-c%", 10)
+  // The category column fits the longest name, as the mutant column below does.
+  size_t category_width = std::string("category").size() + 2;
+  for (const CategoryResult& c : r.categories) {
+    category_width = std::max(category_width, std::string(world_category_name(c.category)).size() + 2);
+  }
+  out << pad("category", category_width) << pad("trials", 8) << pad("commits", 9) << pad("aborts", 8) << pad("false-c%", 10)
       << pad("missed", 8) << pad("wrong", 7) << pad("int-err", 9) << pad("bad-skip", 10) << pad("skips-z3", 10) << pad("unknown", 9) << pad("discard", 9)
       << "trials/s\n";
   for (const CategoryResult& c : r.categories) {
     const CategoryStats& s = c.stats;
-    out << pad(world_category_name(c.category), 14) << pad(std::to_string(s.trials), 8)
+    out << pad(world_category_name(c.category), category_width) << pad(std::to_string(s.trials), 8)
         << pad(std::to_string(s.commits), 9) << pad(std::to_string(s.abort_count()), 8)
         << pad(fixed(100 * s.false_conflict_rate(), 1), 10) << pad(std::to_string(s.missed_conflicts), 8)
         << pad(std::to_string(s.wrong_results), 7) << pad(std::to_string(s.unexpected_errors), 9)

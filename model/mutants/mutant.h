@@ -101,8 +101,8 @@ const char* mutant_name(Mutant m);  // "append-suppression", ..., "none"
 std::optional<Mutant> mutant_from_name(std::string_view name);  // "none" gives Mutant::None
 const std::vector<Mutant>& all_mutants();  // every mutant except None, in catalogue order
 // The mutants the gate's matrix hunts by default: the per-file, input-path and conflict-time ones. The
-// row-level and liveness mutants are killed by tests/checker's schedules until the explorer draws
-// same-file DV worlds (docs/semantics.md §10.7).
+// row-level and liveness mutants are killed by tests/checker's schedules (and some by the
+// same-file explorer categories when named, docs/semantics.md §10.7).
 const std::vector<Mutant>& gate_hunted_mutants();
 bool is_per_file_mutant(Mutant m);
 bool is_input_path_mutant(Mutant m);

@@ -23,6 +23,8 @@ const char* expected_shape(WorldCategory c) {
     case WorldCategory::EmptyReads: return "empty-reads";
     case WorldCategory::ValueMoving: return "value-moving";
     case WorldCategory::Mixed: return "multi-read";
+    case WorldCategory::SameFileDisjoint: return "same-file-disjoint";
+    case WorldCategory::SameFileOverlap: return "same-file-overlap";
   }
   return "";
 }

@@ -170,8 +170,11 @@ TEST(GateDraw, WorldsReachEveryOperationAndShape) {
     if (category == WorldCategory::Disjoint) continue;  // disjoint x bands: no shared reads by design
     SCOPED_TRACE(world_category_name(category));
     expect_all(by_category[category], {"partitioned", "deletion vectors"});
-    // value-moving is the two-transaction write-skew pair; its reads are the pair's own.
-    if (category != WorldCategory::ValueMoving) expect_all(by_category[category], {"whole-table read"});
+    // value-moving is the two-transaction write-skew pair, and the same-file categories a pair of
+    // writers by id (row-local, docs/semantics.md §10.2(c)); their reads are the pair's own.
+    const bool pair = category == WorldCategory::ValueMoving || category == WorldCategory::SameFileDisjoint ||
+                      category == WorldCategory::SameFileOverlap;
+    if (!pair) expect_all(by_category[category], {"whole-table read"});
   }
 }
 
