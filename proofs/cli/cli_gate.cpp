@@ -186,13 +186,11 @@ void add_gate_command(CLI::App& app, int& exit_code) {
   command->add_option("--seed", arguments->seed, "master seed (a number or 'random'; printed at start)");
   command->add_option("--category", arguments->categories, "explorer categories to run (default all)");
   command->add_option("--mutant", arguments->mutants,
-                      "mutants to hunt (default: the per-file, input-path and conflict-time ones; 'none' skips "
-                      "the matrix): per-file " +
-                          mutant_names(MutantScope::PerFile) + "; input-path " +
-                          mutant_names(MutantScope::InputPath) + "; conflict-time " +
-                          mutant_names(MutantScope::ConflictTime) + "; hunted only when named, row-level " +
-                          mutant_names(MutantScope::RowLevel) + "; liveness " +
-                          mutant_names(MutantScope::Liveness));
+                      "mutants to hunt ('none' skips the matrix); by default " +
+                          mutant_names(gate_hunted_mutants()) + "; only when named " +
+                          mutant_names(gate_named_only_mutants()) +
+                          " (their schedules are not in the default worlds; case2-no-base-subtract is a "
+                          "liveness mutant: false conflicts, never a finding)");
   command->add_option("--threads", arguments->threads, "worker threads (default: all cores)")
       ->check(CLI::Range(1u, kMaxThreads));
   command->add_option("--junit", arguments->junit, "write JUnit XML here");

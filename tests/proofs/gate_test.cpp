@@ -213,6 +213,11 @@ const char* const kPinnedDigest =
     "snapshot-ignores-datachange: explorer (value-moving) after 6\n"
     "unknown-blind-as-blind: SURVIVED after 220\n"
     "delete-read-compares-dv: SURVIVED after 220\n"
+    "case2-no-repoint: explorer (overlapping) after 76\n"
+    "case2-merge-on-overlap: explorer (missing-stats) after 91\n"
+    "case2-base-is-dv_win: explorer (missing-stats) after 91\n"
+    "valueexact-empty-read-drops: explorer (mixed) after 37\n"
+    "valueexact-and-across-reads: explorer (mixed) after 31\n"
     "fail\n";
 
 // Pins a reduced-budget gate for a fixed seed (the command line's default one): generators,
