@@ -69,7 +69,7 @@ void rewrite_path(const std::string& path, const DvUpdate& winner, Mutant mutant
 }  // namespace
 
 bool is_row_local(const Transaction& loser) {
-  if (loser.reads.whole_table && loser.operations.size() != 1 || loser.reads.predicates.size() != 1) return false;
+  if (loser.reads.whole_table || loser.operations.size() != 1 || loser.reads.predicates.size() != 1) return false;
   const Operation& op = loser.operations.front();
   if (op.kind != OperationKind::Delete && op.kind != OperationKind::Update) return false;
   return !op.condition || is_deterministic(*op.condition);
