@@ -7,8 +7,8 @@
 
 #include "model/sql/parser.h"
 #include "model/sql/regex.h"
+#include "model/values/cast.h"
 #include "model/values/ascii_text.h"
-#include "model/values/temporal.h"
 
 namespace skipsound {
 
@@ -166,18 +166,14 @@ std::optional<Value> widened_integral(int64_t v, const DataType& target) {
 
 // The literal Spark's implicit cast produces when `literal` meets an operand of type `target`, or
 // nullopt to keep the literal as written (it then compares exactly, across types).
-template <typename Fail>
-std::optional<Value> coerced_literal(const Value& literal, const DataType& target, Fail fail) {
+std::optional<Value> coerced_literal(const Value& literal, const DataType& target) {
   const TypeKind from = literal.type.kind, to = target.kind;
   if (literal.is_null() || from == to) return std::nullopt;
   if (from == TypeKind::String && is_temporal(to)) {
-    std::optional<int64_t> v;
-    if (to == TypeKind::Date) v = parse_date(literal.as_string());
-    else v = parse_timestamp(literal.as_string(), to == TypeKind::Timestamp
-                                                      ? ZonePolicy::ConvertToUtc
-                                                      : ZonePolicy::Reject);
-    if (!v) fail("cannot read '" + literal.as_string() + "' as a " + type_name(target));
-    return Value::integral(to, *v);
+    // Spark's PromoteStrings casts the string side to the date / timestamp / timestamp_ntz type,
+    // with the non-ANSI CAST: text it cannot read is NULL, not an error (docs/semantics.md §3.3).
+    // The cast of a literal is folded here, as Spark's ConstantFolding does before Delta sees it.
+    return cast_value(literal, target);
   }
   if (is_integral(from) && integral_rank(from) < integral_rank(to)) {
     return widened_integral(literal.as_int(), target);
@@ -263,8 +259,7 @@ class Binder {
   // A literal operand meeting a non-literal one takes the other's type where Spark casts it.
   void coerce_against(ExprPtr& operand, const Expr& other) const {
     if (operand->kind != ExprKind::Literal || other.kind == ExprKind::Literal) return;
-    auto converted = coerced_literal(operand->literal, other.type,
-                                     [&](const std::string& m) { fail(m, *operand); });
+    auto converted = coerced_literal(operand->literal, other.type);
     if (!converted) return;
     auto copy = std::make_shared<Expr>(*operand);
     copy->literal = std::move(*converted);
@@ -424,6 +419,8 @@ class Binder {
       argument(0, [](TypeKind k) { return k == TypeKind::Date || k == TypeKind::Timestamp || k == TypeKind::String; },
                "a date first");
       argument(1, is_integral, "an integral number of days second");
+    } else if (f == "hex") {
+      argument(0, [](TypeKind k) { return !is_nested(k); }, "an atomic argument");
     } else if (f == "if") {
       argument(0, [](TypeKind k) { return k == TypeKind::Boolean; }, "a boolean condition first");
     }

@@ -295,6 +295,23 @@ Value date_shift(const Value& start, const Value& days, bool subtract) {
   return Value::integral(TypeKind::Date, static_cast<int32_t>(subtract ? d - n : d + n));
 }
 
+// Spark's Hex takes a long, binary or string (its ImplicitCastInputTypes): another number is cast
+// to long, any other atomic value to string. A long gives its two's-complement digits without
+// leading zeros (Long.toHexString), bytes two digits each; digits are upper case.
+Value hex_value(const Value& v) {
+  const TypeKind k = v.type.kind;
+  if (k == TypeKind::String || k == TypeKind::Binary) return Value::string(hex_upper(v.as_string()));
+  if (!is_numeric(k)) return Value::string(hex_upper(spark_string_of(v)));
+  const Value number = cast_or_throw(v, DataType::of(TypeKind::Long), "hex");
+  if (number.is_null()) return Value::null(DataType::of(TypeKind::String));
+  auto bits = static_cast<uint64_t>(number.as_int());
+  std::string big_endian(8, '\0');
+  for (int i = 7; i >= 0; --i, bits >>= 8) big_endian[i] = static_cast<char>(bits & 0xFF);
+  std::string digits = hex_upper(big_endian);
+  digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));
+  return Value::string(digits);
+}
+
 int64_t int_argument(const Value& v, const std::string& function) {
   if (!is_integral(v.type.kind)) throw NotEvaluable(function + " with a non-integral position");
   return v.as_int();
@@ -336,6 +353,7 @@ Value Evaluator::call(const Expr& e) {
   const DataType null_type = e.type.kind == TypeKind::Null ? first.type : e.type;
   if (any_null(args)) return Value::null(null_type);
   if (f == "abs") return abs_value(first);
+  if (f == "hex") return hex_value(first);
   if (f == "date_add" || f == "date_sub") return date_shift(first, args[1], f == "date_sub");
   if (f == "isnan") {
     return Value::boolean(is_floating(first.type.kind) && std::isnan(first.as_double()));

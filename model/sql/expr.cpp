@@ -258,6 +258,7 @@ constexpr FunctionInfo kFunctions[] = {
     {"floor", true, 1, 1, R::SameAsFirst},
     {"greatest", true, 1, -1, R::CommonOfArgs},
     {"hash", true, 1, -1, R::Int},
+    {"hex", true, 1, 1, R::String},
     {"hour", true, 1, 1, R::Int},
     {"if", true, 3, 3, R::CommonOfBranches},
     {"ifnull", true, 2, 2, R::CommonOfArgs},

@@ -99,9 +99,9 @@ void check_nesting(std::string_view text) {
       }
       if (word == "end") --depth;
       i = end - 1;
-    } else if (c == '\'' || c == '`') {
+    } else if (c == '\'' || c == '"' || c == '`') {
       for (++i; i < text.size() && text[i] != c; ++i) {
-        if (c == '\'' && text[i] == '\\') ++i;
+        if (c != '`' && text[i] == '\\') ++i;
       }
       if (i >= text.size()) return;  // unterminated: the grammar reports it with its own message
     } else if (c == '(') {
@@ -454,7 +454,9 @@ std::optional<uint32_t> read_hex4(Iterator it, Iterator last) {
   return v;
 }
 
-// 'text' with '' for a quote and Spark's backslash escapes.
+// 'text' with '' for a quote and Spark's backslash escapes. "text" (with "" for a quote) is the
+// same string: Spark reads a double-quoted token as a string literal unless
+// spark.sql.ansi.doubleQuotedIdentifiers is set, which it is not by default (docs/semantics.md §3.1).
 struct string_parser : x3::parser<string_parser> {
   using attribute_type = StringToken;
 
@@ -462,15 +464,16 @@ struct string_parser : x3::parser<string_parser> {
   bool parse(Iterator& first, Iterator const& last, const Context& ctx, RContext&,
              Attribute& attr) const {
     x3::skip_over(first, last, ctx);
-    if (first == last || *first != '\'') return false;
+    if (first == last || (*first != '\'' && *first != '"')) return false;
+    const char quote = *first;
     std::string text;
     Iterator it = first + 1;
     for (;;) {
       if (it == last) fail_at(ctx, "unterminated string", first);
       const char c = *it++;
-      if (c == '\'') {
-        if (it == last || *it != '\'') break;
-        text += '\'';
+      if (c == quote) {
+        if (it == last || *it != quote) break;
+        text += quote;
         ++it;
       } else if (c == '\\') {
         if (it == last) fail_at(ctx, "unterminated string", first);
@@ -775,7 +778,18 @@ auto const column_or_call_action = [](auto& ctx) {
     return;
   }
   const std::string name = lowered(parts.front().name);
-  if (parts.size() != 1 || parts.front().quoted || !is_known_function(name)) {
+  const bool plain_name = parts.size() == 1 && !parts.front().quoted;
+  if (plain_name && (name == "isnull" || name == "isnotnull")) {
+    // Spark's IsNull / IsNotNull, the very nodes `e IS [NOT] NULL` builds, so one IR and one set
+    // of skipping rules serve both spellings (docs/semantics.md §3.1).
+    if (arguments->size() != 1) {
+      fail_at_column(ctx, name + "() takes 1 argument(s), not " + std::to_string(arguments->size()), column);
+    }
+    x3::_val(ctx) = build(of_kind(name == "isnull" ? ExprKind::IsNull : ExprKind::IsNotNull), column,
+                          std::move(*arguments), ctx);
+    return;
+  }
+  if (!plain_name || !is_known_function(name)) {
     std::string shown;
     for (const IdentToken& part : parts) shown += (shown.empty() ? "" : ".") + part.name;
     fail_at_column(ctx, "unknown function `" + shown + "`", column);

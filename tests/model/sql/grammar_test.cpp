@@ -248,6 +248,62 @@ TEST(Grammar, QueryTimeFunctionsAreCallsWithoutParentheses) {
   EXPECT_EQ(evaluate(*p, row_of({{"dt", day}}), CallValues{{p->children[1].get(), day}}), T);
 }
 
+// Spark reads a double-quoted token as a string literal (spark.sql.ansi.doubleQuotedIdentifiers is
+// off by default), with the escapes of single quotes and "" for a quote.
+TEST(Grammar, DoubleQuotedStringsAreStringLiterals) {
+  expect_parses_to(R"(s = "a'b")", make_compare(CompareOp::Eq, col("s"), text("a'b")));
+  expect_parses_to(R"(s = "say ""hi""\t\u00e9")", make_compare(CompareOp::Eq, col("s"), text("say \"hi\"\t\xC3\xA9")));
+  expect_parses_to(R"(s LIKE "a%" ESCAPE "#")", parse_predicate("s LIKE 'a%' ESCAPE '#'"));
+  expect_parses_to(R"(dt = DATE "2020-01-01")", parse_predicate("dt = DATE '2020-01-01'"));
+  EXPECT_TRUE(same_expr(parse_predicate(R"("(" = s)"), parse_predicate("'(' = s"))) << "a quoted '(' does not nest";
+  EXPECT_EQ(error_of(R"(s = "abc)"), std::make_pair(std::string("unterminated string"), 5));
+  EXPECT_EQ(error_of(R"(s = "ab\")"), std::make_pair(std::string("unterminated string"), 5));
+}
+
+// isnull(e) / isnotnull(e) are Spark's IsNull / IsNotNull: the IR of `e IS [NOT] NULL`.
+TEST(Grammar, IsNullFunctionsAreNullTests) {
+  expect_parses_to("isnull(i + 1)", make_is_null(make_arith(ArithOp::Add, {col("i"), int_lit(1)})));
+  expect_parses_to("NOT ISNOTNULL(s)", make_not(make_is_not_null(col("s"))));
+  EXPECT_EQ(eval("isnull(i)"), T);
+  EXPECT_EQ(eval("isnotnull(i)"), F);
+  EXPECT_EQ(eval("isnotnull(i)", {{"i", Value::integral(TypeKind::Int, 0)}}), T);
+  EXPECT_EQ(eval("isnull(b AND NULL)", {{"b", Value::boolean(false)}}), F) << "FALSE AND NULL is FALSE";
+  EXPECT_EQ(error_of("isnull(i, l)"), std::make_pair(std::string("isnull() takes 1 argument(s), not 2"), 1));
+  EXPECT_EQ(error_of("isnotnull()").first, "isnotnull() takes 1 argument(s), not 0");
+  EXPECT_EQ(error_of("`isnull`(i)").first, "unknown function `isnull`");
+}
+
+// A string meeting a date or timestamp is cast to that type (Spark's PromoteStrings), with the
+// non-ANSI CAST: a string it cannot read is NULL.
+TEST(Grammar, StringsComparedWithTemporalColumnsAreCast) {
+  const Value day = Value::integral(TypeKind::Date, 18262);  // 2020-01-01
+  EXPECT_EQ(eval(R"(dt = "2020-01-01")", {{"dt", day}}), T);
+  EXPECT_EQ(eval("dt = '2020-01-01 23:59:59'", {{"dt", day}}), T) << "CAST AS DATE ignores the time";
+  EXPECT_EQ(eval("dt = ' 2020-01-01 '", {{"dt", day}}), T) << "and trims spaces";
+  EXPECT_EQ(eval("dt <> 'nope'", {{"dt", day}}), N);
+  EXPECT_EQ(eval("'2020-13-01' < ts", {{"ts", Value::integral(TypeKind::Timestamp, 0)}}), N);
+  EXPECT_EQ(eval("ntz >= \"1970-01-01 00:00:01\"", {{"ntz", Value::integral(TypeKind::TimestampNtz, 1000000)}}), T);
+  EXPECT_EQ(eval("ntz >= \"1970-01-01 00:00:01\"", {{"ntz", Value::integral(TypeKind::TimestampNtz, 999999)}}), F);
+}
+
+// hex(e): Spark's Hex, upper-case digits of a long (two's complement) or of the bytes of a string
+// or binary; other numbers go through CAST AS BIGINT, other values through CAST AS STRING.
+TEST(Grammar, HexFunction) {
+  EXPECT_EQ(value_of("hex(s) = ''", {{"s", Value::string("1111")}}), Value::string("31313131"));
+  EXPECT_EQ(value_of("hex(s) = ''", {{"s", Value::string("\xC3\xA9")}}), Value::string("C3A9"));
+  EXPECT_EQ(value_of("hex(bin) = ''", {{"bin", Value::binary(std::string("\x00\xAB", 2))}}), Value::string("00AB"));
+  EXPECT_EQ(value_of("hex(i) = ''", {{"i", Value::integral(TypeKind::Int, 255)}}), Value::string("FF"));
+  EXPECT_EQ(value_of("hex(i) = ''", {{"i", Value::integral(TypeKind::Int, 0)}}), Value::string("0"));
+  EXPECT_EQ(value_of("hex(l) = ''", {{"l", Value::integral(TypeKind::Long, -1)}}), Value::string("FFFFFFFFFFFFFFFF"));
+  EXPECT_EQ(value_of("hex(d) = ''", {{"d", Value::floating(TypeKind::Double, 17.9)}}), Value::string("11"));
+  EXPECT_EQ(value_of("hex(b) = ''", {{"b", Value::boolean(true)}}), Value::string("74727565"));
+  EXPECT_TRUE(value_of("hex(s) = ''").is_null());
+  EXPECT_EQ(error_of("hex(arr) = ''").first, "hex() needs an atomic argument, not array<int> column arr");
+  // A string compared with binary is compared as its UTF-8 bytes (Spark casts it to binary).
+  EXPECT_EQ(eval(R"(bin = hex("1111"))", {{"bin", Value::binary("31313131")}}), T);
+  EXPECT_EQ(eval(R"(bin = hex("1111"))", {{"bin", Value::binary("1111")}}), F);
+}
+
 // Every construct, bound, printed and read back.
 TEST(Grammar, EveryConstructRoundTripsThroughThePrinter) {
   for (const char* sql :
@@ -259,7 +315,10 @@ TEST(Grammar, EveryConstructRoundTripsThroughThePrinter) {
         "CASE WHEN b THEN 1 WHEN i > 0 THEN 2 ELSE 3 END = 2", "CASE i WHEN 1 THEN b WHEN 2 THEN NOT b END",
         "coalesce(i, 2) > nvl(l, 1) AND if(b, s, 'x') = nvl2(i, 'a', 'b') AND nullif(i, 0) > 1",
         "startswith(s, 'ab') AND substring(s, 1, 3) = 'abc' AND substr(s, 1, 2) <> 'x'",
-        "date_add(dt, 1) > DATE '2020-01-01' AND date_sub(dt, 2) < current_date AND ts < now()"}) {
+        "date_add(dt, 1) > DATE '2020-01-01' AND date_sub(dt, 2) < current_date AND ts < now()",
+        R"(s = "it's ""q""" AND isnull(i) AND NOT isnotnull(s))",
+        R"(dt = "2020-01-01" AND ts >= "2020-01-01 01:00:00" AND ntz < 'nope' AND "2020" < dt)",
+        R"(hex(s) = hex(i) AND bin = hex("1111") AND hex(bin) <> '')"}) {
     SCOPED_TRACE(sql);
     const ExprPtr unbound = parse_predicate(sql);
     EXPECT_TRUE(same_expr(parse_predicate(to_sql(unbound)), unbound)) << to_sql(unbound);
