@@ -129,6 +129,21 @@ TEST(ScenarioLanguage, BadDirectivesNameTheirLine) {
   EXPECT_NE(error_of(head + "step: DELETE\nfile f1: range id 0 1\n").find("file lines come before"), std::string::npos);
 }
 
+// docs/semantics.md §10's tier flags, by their Delta names, each away from its default.
+TEST(ScenarioLanguage, FlagsSetTheirTiers) {
+  const std::string tail = "schema: id long\nfile f0: range id 0 10\nT1: DELETE WHERE id = 1\ncommit: T1\n";
+  const ConflictCheckOptions defaults = parse_scenario(tail, "s.scn").options;
+  const ConflictCheckOptions set =
+      parse_scenario("flag valueExact: off\nflag rowLevelConcurrency: OFF\nflag removedRows: on\n"
+                     "flag excludeNoDataChangeFiles: true\n" + tail, "s.scn").options;
+  EXPECT_TRUE(defaults.value_exact && defaults.row_level_concurrency);
+  EXPECT_FALSE(defaults.removed_rows || defaults.exclude_no_data_change);
+  EXPECT_FALSE(set.value_exact || set.row_level_concurrency);
+  EXPECT_TRUE(set.removed_rows && set.exclude_no_data_change);
+  EXPECT_NE(error_of("flag removedRow: on\n" + tail).find("s.scn:1: unknown flag 'removedRow'"), std::string::npos);
+  EXPECT_NE(error_of("flag removedRows: maybe\n" + tail).find("s.scn:1: expected on or off, got 'maybe'"), std::string::npos);
+}
+
 // docs/semantics.md §10.8: RESTORE re-adds the (path, DV) pairs of the version it names, known
 // only once the steps before it have committed; the DV shrinks.
 TEST(ScenarioLanguage, RestoreTakesTheFilesOfItsVersionWhenItRuns) {
