@@ -79,7 +79,9 @@ TEST(Gate, ASurvivingMutantFailsTheGate) {
 }
 
 // docs/semantics.md §10.2: the same-file worlds reach Case 2's mutants: a stale tombstone among
-// disjoint writers, a merged overlap among overlapping ones. The category column fits their names.
+// disjoint writers, a merged overlap where positions are shared (in the overlapping worlds, or in
+// the disjoint ones where the second writer's MERGE rewrites the first writer's row). The
+// category column fits their names.
 TEST(Gate, SameFileWorldsKillCase2Mutants) {
   GateOptions o = small_gate();
   o.corpus_dir.clear();
@@ -96,7 +98,10 @@ TEST(Gate, SameFileWorldsKillCase2Mutants) {
   EXPECT_EQ(report.mutants[0].killed_by, MutantKill::Explorer);
   EXPECT_EQ(report.mutants[0].explorer_category, generators::WorldCategory::SameFileDisjoint);
   EXPECT_EQ(report.mutants[1].killed_by, MutantKill::Explorer);
-  EXPECT_EQ(report.mutants[1].explorer_category, generators::WorldCategory::SameFileOverlap);
+  const generators::WorldCategory overlap_kill = report.mutants[1].explorer_category;
+  EXPECT_TRUE(overlap_kill == generators::WorldCategory::SameFileDisjoint ||
+              overlap_kill == generators::WorldCategory::SameFileOverlap)
+      << world_category_name(overlap_kill);
   EXPECT_TRUE(std::regex_search(gate_summary_text(report), std::regex("\\bsame-file-disjoint +200 ")))
       << gate_summary_text(report);
 }
@@ -179,30 +184,33 @@ std::string verdict_digest(const GateReport& r) {
 }
 
 const char* const kPinnedDigest =
-    "corpus 72 files, 0 differing\n"
+    "corpus 120 files, 0 differing\n"
     "per-file 40 cases, 177 decisions, 0 failing\n"
     "exhaustive 300 comparisons, 0 disagreements\n"
-    "disjoint: 20 trials, 50 commits, 0 aborts, 0 false, 0 missed, 0 wrong, 0 bad-skip, 14 skips-z3, 14 proved, 0 discarded\n"
-    "overlapping: 20 trials, 39 commits, 23 aborts, 8 false, 0 missed, 0 wrong, 0 bad-skip, 7 skips-z3, 7 proved, 0 discarded\n"
-    "missing-stats: 20 trials, 32 commits, 22 aborts, 11 false, 0 missed, 0 wrong, 0 bad-skip, 5 skips-z3, 5 proved, 0 discarded\n"
-    "wide-dv: 20 trials, 34 commits, 24 aborts, 12 false, 0 missed, 0 wrong, 0 bad-skip, 8 skips-z3, 8 proved, 0 discarded\n"
-    "partitioned: 20 trials, 40 commits, 25 aborts, 10 false, 0 missed, 0 wrong, 0 bad-skip, 17 skips-z3, 17 proved, 0 discarded\n"
-    "whole-table: 20 trials, 31 commits, 27 aborts, 12 false, 0 missed, 0 wrong, 0 bad-skip, 6 skips-z3, 6 proved, 0 discarded\n"
-    "empty-reads: 20 trials, 37 commits, 24 aborts, 18 false, 0 missed, 0 wrong, 0 bad-skip, 6 skips-z3, 6 proved, 0 discarded\n"
-    "value-moving: 20 trials, 30 commits, 21 aborts, 5 false, 0 missed, 0 wrong, 0 bad-skip, 16 skips-z3, 16 proved, 0 discarded\n"
-    "mixed: 20 trials, 39 commits, 29 aborts, 14 false, 0 missed, 0 wrong, 0 bad-skip, 17 skips-z3, 17 proved, 0 discarded\n"
-    "same-file-disjoint: 20 trials, 40 commits, 0 aborts, 0 false, 0 missed, 0 wrong, 0 bad-skip, 9 skips-z3, 9 proved, 0 discarded\n"
-    "same-file-overlap: 20 trials, 20 commits, 20 aborts, 5 false, 0 missed, 0 wrong, 0 bad-skip, 4 skips-z3, 4 proved, 0 discarded\n"
+    "disjoint: 20 trials, 49 commits, 0 aborts, 0 false, 0 missed, 0 wrong, 0 bad-skip, 16 skips-z3, 16 proved, 0 discarded\n"
+    "overlapping: 20 trials, 37 commits, 21 aborts, 5 false, 0 missed, 0 wrong, 0 bad-skip, 10 skips-z3, 10 proved, 0 discarded\n"
+    "missing-stats: 20 trials, 32 commits, 24 aborts, 6 false, 0 missed, 0 wrong, 0 bad-skip, 1 skips-z3, 1 proved, 0 discarded\n"
+    "wide-dv: 20 trials, 34 commits, 25 aborts, 10 false, 0 missed, 0 wrong, 0 bad-skip, 9 skips-z3, 9 proved, 0 discarded\n"
+    "partitioned: 20 trials, 40 commits, 22 aborts, 6 false, 0 missed, 0 wrong, 0 bad-skip, 15 skips-z3, 15 proved, 0 discarded\n"
+    "whole-table: 20 trials, 28 commits, 26 aborts, 5 false, 0 missed, 0 wrong, 0 bad-skip, 6 skips-z3, 6 proved, 0 discarded\n"
+    "empty-reads: 20 trials, 33 commits, 21 aborts, 14 false, 0 missed, 0 wrong, 0 bad-skip, 5 skips-z3, 5 proved, 0 discarded\n"
+    "value-moving: 20 trials, 29 commits, 19 aborts, 2 false, 0 missed, 0 wrong, 0 bad-skip, 13 skips-z3, 13 proved, 0 discarded\n"
+    "mixed: 20 trials, 32 commits, 22 aborts, 10 false, 0 missed, 0 wrong, 0 bad-skip, 6 skips-z3, 6 proved, 0 discarded\n"
+    "same-file-disjoint: 20 trials, 28 commits, 12 aborts, 8 false, 0 missed, 0 wrong, 0 bad-skip, 7 skips-z3, 7 proved, 0 discarded\n"
+    "same-file-overlap: 20 trials, 20 commits, 20 aborts, 1 false, 0 missed, 0 wrong, 0 bad-skip, 0 skips-z3, 0 proved, 0 discarded\n"
+    "image-files: 20 trials, 28 commits, 12 aborts, 2 false, 0 missed, 0 wrong, 0 bad-skip, 8 skips-z3, 8 proved, 0 discarded\n"
+    "no-data-change: 20 trials, 44 commits, 15 aborts, 6 false, 0 missed, 0 wrong, 0 bad-skip, 4 skips-z3, 4 proved, 0 discarded\n"
+    "restore: 20 trials, 53 commits, 17 aborts, 8 false, 0 missed, 0 wrong, 0 bad-skip, 1 skips-z3, 1 proved, 0 discarded\n"
     "skip-missing-stats: per-file properties after 9\n"
     "trust-wide-nullcount: per-file properties after 91\n"
     "no-timestamp-max-bump: per-file properties after 96\n"
     "string-max-plain-prefix: per-file properties after 1\n"
     "ieee-nan-order: per-file properties after 66\n"
     "le-as-lt: per-file properties after 164\n"
-    "append-suppression: explorer (value-moving) after 3\n"
-    "and-across-reads: explorer (mixed) after 31\n"
-    "skip-whole-table-read: explorer (missing-stats) after 97\n"
-    "empty-reads-skip-all: explorer (mixed) after 40\n"
+    "append-suppression: explorer (value-moving) after 1\n"
+    "and-across-reads: explorer (mixed) after 39\n"
+    "skip-whole-table-read: explorer (mixed) after 21\n"
+    "empty-reads-skip-all: explorer (overlapping) after 77\n"
     "decimal-stats-unscaled: per-file properties after 25\n"
     "timestamp-offset-as-utc: per-file properties after 41\n"
     "stats-by-logical-name: per-file properties after 7\n"
@@ -210,14 +218,20 @@ const char* const kPinnedDigest =
     "remove-by-path-only: per-file properties after 10\n"
     "remove-ignores-dv: per-file properties after 1\n"
     "absent-leaf-nullcount-zero: per-file properties after 5\n"
-    "snapshot-ignores-datachange: explorer (value-moving) after 6\n"
-    "unknown-blind-as-blind: SURVIVED after 220\n"
-    "delete-read-compares-dv: SURVIVED after 220\n"
-    "case2-no-repoint: explorer (overlapping) after 76\n"
-    "case2-merge-on-overlap: explorer (missing-stats) after 91\n"
-    "case2-base-is-dv_win: explorer (missing-stats) after 91\n"
-    "valueexact-empty-read-drops: explorer (mixed) after 37\n"
-    "valueexact-and-across-reads: explorer (mixed) after 31\n"
+    "snapshot-ignores-datachange: explorer (value-moving) after 5\n"
+    "unknown-blind-as-blind: SURVIVED after 280\n"
+    "delete-read-compares-dv: SURVIVED after 280\n"
+    "case2-no-repoint: explorer (same-file-disjoint) after 3\n"
+    "case2-merge-on-overlap: explorer (same-file-overlap) after 24\n"
+    "case2-base-is-dv_win: explorer (same-file-overlap) after 24\n"
+    "case2-no-monotonicity: SURVIVED after 280\n"
+    "case2-nonlocal-loser: SURVIVED after 280\n"
+    "case1b-wrong-image: explorer (wide-dv) after 177\n"
+    "case1b-count-diff: explorer (restore) after 99\n"
+    "nodatachange-delete-delete: explorer (no-data-change) after 64\n"
+    "valueexact-empty-read-drops: explorer (same-file-disjoint) after 9\n"
+    "valueexact-and-across-reads: explorer (missing-stats) after 155\n"
+    "case2-no-base-subtract: false-conflict rate (same-file-disjoint) after 20\n"
     "fail\n";
 
 // Pins a reduced-budget gate for a fixed seed (the command line's default one): generators,
@@ -237,13 +251,20 @@ const char* const kPinnedDigest =
 // conflicts in overlapping and mixed, more skips proved (value-exact ones by rows), the corpus's
 // six rlc_ scenarios, still nothing missed or wrong; and again when the same-file-disjoint and
 // same-file-overlap categories came: Case 2 commits every disjoint pair, the overlapping pairs
-// abort, some of them falsely, and the surviving mutants get 40 more trials). When a change is meant, paste the printed digest into kPinnedDigest and say why in the commit.
+// abort, some of them falsely, and the surviving mutants get 40 more trials; and again when the
+// corpus gained a scenario per row-level PR test case and pitfall schedule: only the file count;
+// and again when every world began to draw the §10 tier flags on and off, the image-files,
+// no-data-change and restore categories came, OPTIMIZE took subsets of files, same-file second
+// writers became non-local MERGEs one time in three and every mutant of the catalogue joined the
+// matrix: the counts of the older categories moved with the new draws, still nothing missed or
+// wrong, and at 20 trials a category case2-no-monotonicity and case2-nonlocal-loser survive with
+// the two old survivors — the default gate's 2,000 per category kills all four). When a change is meant, paste the printed digest into kPinnedDigest and say why in the commit.
 TEST(Gate, VerdictCountsForAFixedSeedArePinned) {
   GateOptions o = small_gate();
   o.seed = 20240607;
   o.trials_per_category = 20;
   o.exhaustive_comparisons = 300;
-  o.mutants.clear();  // the gate-hunted ones (gate_hunted_mutants)
+  o.mutants.clear();  // every mutant of the catalogue
   const GateReport report = run_gate(o);
   EXPECT_EQ(verdict_digest(report), kPinnedDigest);
 }
