@@ -140,11 +140,17 @@ std::string merge_op(const Context& c, size_t txn) {
   }
 }
 
-std::string optimize_op() {
-  switch (*uniform_in(0, 3)) {
+// Compaction of every file or of a subset (the files are f0, f1, ... in the scenario text).
+std::string optimize_op(const Context& c) {
+  std::string subset;
+  for (size_t f = 0; f < c.world->files.size(); ++f) {
+    if (one_in(2)) subset += (subset.empty() ? " FILES f" : ", f") + std::to_string(f);
+  }
+  switch (*uniform_in(0, 4)) {
     case 0: return "OPTIMIZE";
     case 1: return "OPTIMIZE CLUSTER BY x";
-    default: return "OPTIMIZE CLUSTER BY x ROWS PER FILE 2";
+    case 2: return "OPTIMIZE CLUSTER BY x ROWS PER FILE 2";
+    default: return "OPTIMIZE" + (subset.empty() ? " FILES f0" : subset);
   }
 }
 
@@ -159,7 +165,7 @@ std::string any_write(const Context& c, size_t txn, bool prefer_partition = fals
     case 6:
     case 7: return update_op(c, prefer_partition);
     case 8: return merge_op(c, txn);
-    default: return optimize_op();
+    default: return optimize_op(c);
   }
 }
 
@@ -191,13 +197,18 @@ bool same_file(WorldCategory c) {
   return c == WorldCategory::SameFileDisjoint || c == WorldCategory::SameFileOverlap;
 }
 
+// Categories whose writers share the first file, which then has rows enough for two writers.
+bool shares_first_file(WorldCategory c) {
+  return same_file(c) || c == WorldCategory::ImageFiles || c == WorldCategory::Restore;
+}
+
 std::vector<WorldFile> initial_files(const World& w) {
   std::vector<WorldFile> files(*uniform_in<size_t>(1, 5));
   int64_t next_id = 1;
   for (size_t k = 0; k < files.size(); ++k) {
     const std::string p = w.partitioned ? kPartitionValues[k % kPartitionValues.size()] : "";
     // The same-file writers' file, the first, has rows enough for two (one may carry a DV).
-    const int rows = *uniform_in(k == 0 && same_file(w.category) ? 3 : 1, 5);
+    const int rows = *uniform_in(k == 0 && shares_first_file(w.category) ? 3 : 1, 5);
     for (int j = 0; j < rows; ++j) {
       WorldRow r{next_id++, std::nullopt, w.partitioned ? p : partition_value()};
       if (w.clustered) {
@@ -284,40 +295,161 @@ std::vector<size_t> commit_order(size_t n) {
   return order;
 }
 
-// A DELETE or UPDATE of exactly the rows with these ids.
-WorldTransaction by_ids(const Context& c, const std::vector<int64_t>& ids) {
+std::string id_list(const std::vector<int64_t>& ids) {
   std::string list;
   for (int64_t id : ids) list += (list.empty() ? "" : ", ") + std::to_string(id);
-  const std::string where = " WHERE id IN (" + list + ")";
+  return list;
+}
+
+// A DELETE or UPDATE of exactly the rows with these ids.
+WorldTransaction by_ids(const Context& c, const std::vector<int64_t>& ids) {
+  const std::string where = " WHERE id IN (" + id_list(ids) + ")";
   WorldTransaction t;
   t.operations.push_back(one_in(2) ? "DELETE" + where : "UPDATE SET x = " + std::to_string(boundary_x(c)) + where);
   return t;
 }
 
-// Two writers of the first file's live rows: T1 takes ids[0, a), T2 ids[b, e) of a shuffle, with
-// b >= a (disjoint) or b < a (at least ids[b] shared).
-std::vector<WorldTransaction> same_file_pair(const Context& c, bool overlap) {
-  const WorldFile& file = c.world->files.front();
-  std::vector<int64_t> ids;
+// The first file's live rows in a drawn order.
+std::vector<WorldRow> shuffled_live_rows(const WorldFile& file) {
+  std::vector<WorldRow> rows;
   for (size_t r = 0; r < file.rows.size(); ++r) {
     const bool deleted = std::find(file.deleted.begin(), file.deleted.end(), static_cast<int>(r)) != file.deleted.end();
-    if (!deleted) ids.push_back(file.rows[r].id);
+    if (!deleted) rows.push_back(file.rows[r]);
   }
-  for (size_t i = ids.size(); i-- > 1;) std::swap(ids[i], ids[*uniform_in<size_t>(0, i + 1)]);
-  const size_t a = *uniform_in<size_t>(1, ids.size());  // at least 2 live rows: a < size
-  const size_t b = overlap ? *uniform_in<size_t>(0, a) : *uniform_in<size_t>(a, ids.size());
-  const size_t e = *uniform_in<size_t>(b + 1, ids.size() + 1);
-  return {by_ids(c, {ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(a)}),
-          by_ids(c, {ids.begin() + static_cast<std::ptrdiff_t>(b), ids.begin() + static_cast<std::ptrdiff_t>(e)})};
+  for (size_t i = rows.size(); i-- > 1;) std::swap(rows[i], rows[*uniform_in<size_t>(0, i + 1)]);
+  return rows;
+}
+
+std::vector<int64_t> ids_of(const std::vector<WorldRow>& rows, size_t begin, size_t end) {
+  std::vector<int64_t> ids;
+  for (size_t i = begin; i < end; ++i) ids.push_back(rows[i].id);
+  return ids;
+}
+
+// A loser that is not row-local (docs/semantics.md §10.2 (c)): a MERGE whose NOT MATCHED clause
+// inserts the source rows the target lacks, so what it writes depends on rows it leaves alone.
+// Its source holds the rows it deletes and `witness`, a row another writer may delete first.
+WorldTransaction non_local_merge(const Context& c, std::vector<WorldRow> source, const WorldRow& witness) {
+  // Two source rows matching one target row would fail the MERGE, as in Delta.
+  const bool has_witness = std::any_of(source.begin(), source.end(), [&](const WorldRow& r) { return r.id == witness.id; });
+  if (!has_witness) source.push_back(witness);
+  WorldTransaction t;
+  t.operations.push_back("MERGE USING " + rows_json(source) + " ON t.id = s.id WHEN MATCHED AND t.x > " +
+                         std::to_string(boundary_x(c)) + " THEN DELETE WHEN NOT MATCHED THEN INSERT *");
+  return t;
+}
+
+// Two writers of the first file's live rows: T1 takes rows[0, a), T2 rows[b, e) of a shuffle,
+// with b >= a (disjoint) or b < a (at least rows[b] shared). T2 is sometimes a non-local MERGE
+// whose source also holds rows[0], a row T1 changes.
+std::vector<WorldTransaction> same_file_pair(const Context& c, bool overlap) {
+  const std::vector<WorldRow> rows = shuffled_live_rows(c.world->files.front());
+  const size_t a = *uniform_in<size_t>(1, rows.size());  // at least 2 live rows: a < size
+  const size_t b = overlap ? *uniform_in<size_t>(0, a) : *uniform_in<size_t>(a, rows.size());
+  const size_t e = *uniform_in<size_t>(b + 1, rows.size() + 1);
+  WorldTransaction second = one_in(3) ? non_local_merge(c, {rows.begin() + static_cast<std::ptrdiff_t>(b),
+                                                            rows.begin() + static_cast<std::ptrdiff_t>(e)},
+                                                        rows.front())
+                                      : by_ids(c, ids_of(rows, b, e));
+  return {by_ids(c, ids_of(rows, 0, a)), std::move(second)};
+}
+
+// x compared with a value next to v.
+std::string near_atom(int v) {
+  static const std::vector<std::string> kOps = {" > ", " >= ", " < ", " <= ", " = "};
+  return "x" + *rc::gen::elementOf(kOps) + std::to_string(v + *uniform_in(-1, 2));
+}
+
+// An UPDATE, or a MATCHED-only MERGE, gives rows[0, a) of the first file the value v: their DV
+// path reconciles under Case 2 and their new images land in a new file. The other writer works by
+// ids (rows disjoint from or shared with those) or by a predicate next to v, so an image may move
+// a row into or out of what it reads.
+std::vector<WorldTransaction> image_files_pair(const Context& c) {
+  const std::vector<WorldRow> rows = shuffled_live_rows(c.world->files.front());
+  const size_t a = *uniform_in<size_t>(1, rows.size());
+  const int v = std::clamp(boundary_x(c), 0, kMaxX);
+  WorldTransaction imager;
+  if (one_in(2)) {
+    imager.operations.push_back("UPDATE SET x = " + std::to_string(v) + " WHERE id IN (" + id_list(ids_of(rows, 0, a)) + ")");
+  } else {
+    std::vector<WorldRow> source(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(a));
+    for (WorldRow& r : source) r.x = v;
+    imager.operations.push_back("MERGE USING " + rows_json(source) + " ON t.id = s.id WHEN MATCHED THEN UPDATE SET x = s.x");
+  }
+  WorldTransaction other;
+  switch (*uniform_in(0, 3)) {
+    case 0: {
+      const size_t b = *uniform_in<size_t>(0, rows.size());
+      other = by_ids(c, ids_of(rows, b, *uniform_in<size_t>(b + 1, rows.size() + 1)));
+      break;
+    }
+    case 1: other.operations.push_back("DELETE WHERE " + near_atom(v)); break;
+    default: other.operations.push_back("UPDATE SET x = " + std::to_string(boundary_x(c)) + " WHERE " + near_atom(v)); break;
+  }
+  return {imager, other};
+}
+
+// History: step i deletes a row of the first file (its DV grows) or restores an earlier version
+// (it shrinks), so versions hold DVs that neither contains the other.
+void draw_history(World& w) {
+  const std::vector<WorldRow> rows = shuffled_live_rows(w.files.front());
+  const int steps = *uniform_in(1, static_cast<int>(std::min<size_t>(rows.size(), 4)));
+  for (int i = 0; i < steps; ++i) {
+    w.history.push_back(i > 0 && one_in(3) ? "RESTORE TO VERSION " + std::to_string(*uniform_in(0, i))
+                                           : "DELETE WHERE id = " + std::to_string(rows[static_cast<size_t>(i)].id));
+  }
+}
+
+// A RESTORE to an earlier version against a writer or reader of the first file: DML by ids, a
+// non-local MERGE, a read followed by an append, or a self-reading INSERT SELECT.
+std::vector<WorldTransaction> restore_transactions(const Context& c, int latest_version) {
+  WorldTransaction restore;
+  restore.operations.push_back("RESTORE TO VERSION " + std::to_string(*uniform_in(0, latest_version)));
+  const std::vector<WorldRow> rows = shuffled_live_rows(c.world->files.front());
+  const size_t b = *uniform_in<size_t>(0, rows.size());
+  const size_t e = *uniform_in<size_t>(b + 1, rows.size() + 1);
+  WorldTransaction other;
+  switch (*uniform_in(0, 4)) {
+    case 0: other = by_ids(c, ids_of(rows, b, e)); break;
+    case 1: other = non_local_merge(c, {rows.begin() + static_cast<std::ptrdiff_t>(b), rows.begin() + static_cast<std::ptrdiff_t>(e)}, rows.front()); break;
+    case 2:
+      other.operations = {"SELECT WHERE " + predicate(c), insert_op(c, 1)};
+      other.not_blind = true;
+      break;
+    default: other.operations = {"INSERT SELECT SET id = id + 2100 WHERE " + predicate(c)}; break;
+  }
+  return {restore, other};
+}
+
+// Beside an OPTIMIZE (dataChange=false): DML on the files it compacts, blind and reading
+// appends, and a self-reading INSERT SELECT.
+WorldTransaction no_data_change_transaction(const Context& c, size_t txn) {
+  WorldTransaction t;
+  switch (*uniform_in(0, 4)) {
+    case 0:
+      t.operations = {"SELECT WHERE " + predicate(c), insert_op(c, txn)};
+      t.not_blind = true;
+      break;
+    // Its images get ids of their own: insert_op's are 1000 * (txn + 1) + j with j < 3.
+    case 1: t.operations = {"INSERT SELECT SET id = id + " + std::to_string(1000 * (txn + 1) + 100) + " WHERE " + predicate(c)}; break;
+    default: t = plain_transaction(c, txn, 4); break;
+  }
+  return t;
 }
 
 void draw_table(World& w) {
   const WorldCategory c = w.category;
   // Every category but the disjoint bands sees partitioned tables and deletion vectors too.
   w.partitioned = c == WorldCategory::Partitioned || (c != WorldCategory::Disjoint && one_in(3));
-  w.deletion_vectors = c == WorldCategory::WideDv || same_file(c) || (c != WorldCategory::Disjoint && one_in(3));
+  w.deletion_vectors = c == WorldCategory::WideDv || shares_first_file(c) || (c != WorldCategory::Disjoint && one_in(3));
   w.clustered = c == WorldCategory::Disjoint || one_in(3);
   w.write_serializable = c != WorldCategory::Disjoint && one_in(3);
+  // Every tier on and off in every category; Case 2 stays on where image files are the point,
+  // Case 3 where OPTIMIZE's dataChange=false files are. Each shrinks towards its default.
+  w.flags.value_exact = !one_in(2);
+  w.flags.row_level_concurrency = c == WorldCategory::ImageFiles || !one_in(2);
+  w.flags.removed_rows = one_in(2);
+  w.flags.exclude_no_data_change = c == WorldCategory::NoDataChange || one_in(2);
   w.files = initial_files(w);
   if (c == WorldCategory::MissingStats || (c == WorldCategory::Mixed && one_in(4))) {
     if (one_in(3)) w.num_indexed_cols = 1;
@@ -329,6 +461,8 @@ std::vector<WorldTransaction> draw_transactions(const World& w) {
   const Context c = context_of(w);
   const WorldCategory cat = w.category;
   if (same_file(cat)) return same_file_pair(c, cat == WorldCategory::SameFileOverlap);
+  if (cat == WorldCategory::ImageFiles) return image_files_pair(c);
+  if (cat == WorldCategory::Restore) return restore_transactions(c, static_cast<int>(w.history.size()));
   if (cat == WorldCategory::ValueMoving) {
     std::vector<WorldTransaction> txns = value_moving_pair(c);
     if (one_in(3)) txns.push_back(plain_transaction(c, 2, 3));
@@ -342,6 +476,7 @@ std::vector<WorldTransaction> draw_transactions(const World& w) {
       case WorldCategory::Partitioned: txns.push_back(plain_transaction(c, t, 3, true)); break;
       case WorldCategory::WideDv: txns.push_back(wide_dv_transaction(c, t)); break;
       case WorldCategory::Mixed: txns.push_back(plain_transaction(c, t, 2)); break;
+      case WorldCategory::NoDataChange: txns.push_back(no_data_change_transaction(c, t)); break;
       default: txns.push_back(plain_transaction(c, t, 4)); break;
     }
   }
@@ -354,6 +489,8 @@ std::vector<WorldTransaction> draw_transactions(const World& w) {
     }
   } else if (cat == WorldCategory::EmptyReads) {
     txns[special] = WorldTransaction{{insert_op(c, special)}, false, true, false};
+  } else if (cat == WorldCategory::NoDataChange) {
+    txns[special] = WorldTransaction{{optimize_op(c)}, false, false, false, false};
   } else if (cat == WorldCategory::MissingStats) {
     for (WorldTransaction& t : txns) t.no_stats = one_in(2);
   }
@@ -385,6 +522,16 @@ constexpr EnumNames kWorldCategoryNames{std::to_array<EnumName<WorldCategory>>({
     {WorldCategory::Mixed, "mixed"},
     {WorldCategory::SameFileDisjoint, "same-file-disjoint"},
     {WorldCategory::SameFileOverlap, "same-file-overlap"},
+    {WorldCategory::ImageFiles, "image-files"},
+    {WorldCategory::NoDataChange, "no-data-change"},
+    {WorldCategory::Restore, "restore"},
+})};
+
+constexpr EnumNames kTierNames{std::to_array<EnumName<Tier>>({
+    {Tier::ValueExact, "value-exact"},
+    {Tier::Case2, "case2-dv-union"},
+    {Tier::Case1b, "case1b-removed-rows"},
+    {Tier::Case3, "case3-no-data-change"},
 })};
 
 }  // namespace
@@ -400,6 +547,33 @@ std::optional<WorldCategory> world_category_from_name(std::string_view name) {
   return kWorldCategoryNames.value(name);
 }
 
+const std::vector<Tier>& all_tiers() {
+  static const std::vector<Tier> kAll = kTierNames.values();
+  return kAll;
+}
+
+const char* tier_name(Tier t) { return kTierNames.name(t); }
+
+const char* tier_flag_name(Tier t) {
+  switch (t) {
+    case Tier::ValueExact: return "valueExact";
+    case Tier::Case2: return "rowLevelConcurrency";
+    case Tier::Case1b: return "removedRows";
+    case Tier::Case3: return "excludeNoDataChangeFiles";
+  }
+  return "?";
+}
+
+bool tier_on(const WorldFlags& flags, Tier t) {
+  switch (t) {
+    case Tier::ValueExact: return flags.value_exact;
+    case Tier::Case2: return flags.row_level_concurrency;
+    case Tier::Case1b: return flags.removed_rows;
+    case Tier::Case3: return flags.exclude_no_data_change;
+  }
+  return false;
+}
+
 std::string world_row_json(const WorldRow& row) {
   return "{\"id\": " + std::to_string(row.id) + ", \"x\": " + (row.x ? std::to_string(*row.x) : "null") +
          ", \"p\": \"" + row.p + "\"}";
@@ -410,6 +584,7 @@ rc::Gen<World> world(WorldCategory category) {
     World w;
     w.category = category;
     draw_table(w);
+    if (category == WorldCategory::Restore) draw_history(w);
     w.transactions = draw_transactions(w);
     w.commit_order = commit_order(w.transactions.size());
     return w;

@@ -5,6 +5,7 @@
 // shape of conflict (see world_category_name). Operations are written in the scenario syntax
 // (proofs/scenario.h), so a world is replayed, shrunk and saved as plain text.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,6 +30,14 @@ enum class WorldCategory {
   // §10.2's Case 2): the rows they change are disjoint, or share at least one row.
   SameFileDisjoint,
   SameFileOverlap,
+  // An UPDATE or MERGE rewrites rows of a DV'd file that another writer changes too: Case 2
+  // reconciles the DVs, the new image files stay for the append check (docs/semantics.md §10.2).
+  ImageFiles,
+  // An OPTIMIZE (dataChange=false) against readers and writers, Case 3 on (docs/semantics.md §10.4).
+  NoDataChange,
+  // Committed history deletes rows of the first file and restores earlier versions; then a
+  // RESTORE (its DV may shrink) races writers and readers of that file (docs/semantics.md §10.2, §10.3).
+  Restore,
 };
 const char* world_category_name(WorldCategory c);  // "disjoint", "value-moving", ...
 std::optional<WorldCategory> world_category_from_name(std::string_view name);
@@ -56,14 +65,32 @@ struct WorldTransaction {
   bool blind_unknown = false;  // its commit info carries no isBlindAppend (another engine wrote it)
 };
 
+// docs/semantics.md §10's tier flags a world's conflict checks run with; every category draws
+// each of them on and off (Case 2 acts only on tables with deletion vectors).
+struct WorldFlags {
+  bool value_exact = true;              // flag valueExact
+  bool row_level_concurrency = true;    // flag rowLevelConcurrency (Case 2)
+  bool removed_rows = false;            // flag removedRows (Case 1b)
+  bool exclude_no_data_change = false;  // flag excludeNoDataChangeFiles (Case 3)
+};
+
+enum class Tier { ValueExact, Case2, Case1b, Case3 };
+inline constexpr size_t kTierCount = 4;
+const std::vector<Tier>& all_tiers();
+const char* tier_name(Tier t);             // "value-exact", "case2-dv-union", ...
+const char* tier_flag_name(Tier t);        // the scenario flag: "valueExact", ...
+bool tier_on(const WorldFlags& flags, Tier t);
+
 struct World {
   WorldCategory category = WorldCategory::Mixed;
+  WorldFlags flags;
   bool partitioned = false;
   bool deletion_vectors = false;
   bool clustered = false;
   int num_indexed_cols = 32;  // 1 = only id has stats
   bool write_serializable = false;  // the table's isolation level; else Serializable
   std::vector<WorldFile> files;
+  std::vector<std::string> history;  // operations committed one after another before the transactions start
   std::vector<WorldTransaction> transactions;  // named T1, T2, ... in this order
   std::vector<size_t> commit_order;
 };

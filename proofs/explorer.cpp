@@ -203,6 +203,39 @@ void same_file_shapes(const ScenarioRun& run, std::vector<std::string>& shapes) 
   if (overlap) shapes.push_back("same-file-overlap");
 }
 
+bool has_operation(const Transaction& t, OperationKind kind) {
+  return std::any_of(t.operations.begin(), t.operations.end(), [&](const Operation& op) { return op.kind == kind; });
+}
+
+// docs/semantics.md §10.2-§10.4's shapes: a DV rewrite that also wrote new image files; a
+// dataChange=false file; a re-added DV that lost positions (a shrinking RESTORE); a Case 2
+// candidate that is not row-local (a MERGE with a NOT MATCHED clause rewriting a DV).
+void row_level_shapes(const ScenarioRun& run, std::vector<std::string>& shapes) {
+  bool image = false, no_data_change = false, shrinks = false, non_local = false;
+  for (const Transaction& t : run.transactions) {
+    bool rewrote_dv = false, new_file = false;
+    for (const TableFile& added : t.commit.adds) {
+      no_data_change = no_data_change || !added.data_change;
+      const auto removed = std::find_if(t.commit.removes.begin(), t.commit.removes.end(),
+                                        [&](const FileRemoval& r) { return r.path == added.path; });
+      if (removed == t.commit.removes.end()) {
+        new_file = true;
+        continue;
+      }
+      rewrote_dv = rewrote_dv || !added.deleted.empty();
+      shrinks = shrinks || !dv_minus(removed->deleted, added.deleted).empty();
+    }
+    image = image || (rewrote_dv && new_file && (has_operation(t, OperationKind::Update) || has_operation(t, OperationKind::Merge)));
+    non_local = non_local || (rewrote_dv && std::any_of(t.operations.begin(), t.operations.end(), [](const Operation& op) {
+                  return op.kind == OperationKind::Merge && !op.merge.not_matched.empty();
+                }));
+  }
+  if (image) shapes.push_back("image-file");
+  if (no_data_change) shapes.push_back("no-data-change");
+  if (shrinks) shapes.push_back("dv-shrinks");
+  if (non_local) shapes.push_back("non-local-loser");
+}
+
 std::vector<std::string> shapes_of(const ScenarioRun& run, const Scenario& scenario, const World& world) {
   std::vector<std::string> shapes;
   const auto add_if = [&](bool holds, const char* shape) { if (holds) shapes.push_back(shape); };
@@ -228,6 +261,7 @@ std::vector<std::string> shapes_of(const ScenarioRun& run, const Scenario& scena
          "missing-stats");
   add_if(scenario.table.properties().partitioned(), "partitioned");
   same_file_shapes(run, shapes);
+  row_level_shapes(run, shapes);
   add_if(std::all_of(run.verdicts.begin(), run.verdicts.end(),
                      [](const TransactionVerdict& v) { return v.kind == VerdictKind::SerializableCommit; }),
          "all-committed");
@@ -263,6 +297,11 @@ std::string world_scenario_text(const World& world, Mutant mutant, const std::ve
   if (world.num_indexed_cols != 32) text += "property numIndexedCols: " + std::to_string(world.num_indexed_cols) + "\n";
   if (world.deletion_vectors) text += "property deletionVectors: on\n";
   if (world.write_serializable) text += "property isolation: WriteSerializable\n";
+  const generators::WorldFlags defaults;
+  for (generators::Tier tier : generators::all_tiers()) {
+    const bool on = generators::tier_on(world.flags, tier);
+    if (on != generators::tier_on(defaults, tier)) text += std::string("flag ") + generators::tier_flag_name(tier) + (on ? ": on\n" : ": off\n");
+  }
   if (mutant != Mutant::None) text += std::string("mutant: ") + mutant_name(mutant) + "\n";
   for (size_t f = 0; f < world.files.size(); ++f) {
     std::string deleted;
@@ -273,6 +312,7 @@ std::string world_scenario_text(const World& world, Mutant mutant, const std::ve
     }
     text += "]\n";
   }
+  for (const std::string& op : world.history) text += "step: " + op + "\n";
   for (size_t t = 0; t < world.transactions.size(); ++t) {
     const generators::WorldTransaction& txn = world.transactions[t];
     std::vector<std::string> options;
@@ -349,6 +389,7 @@ TrialResult run_trial(const World& world, Mutant mutant, smt::Oracle& oracle, bo
     return discarded;
   }
   TrialResult result = judge_run(run, oracle, cross_check);
+  result.flags = world.flags;
   result.shapes = shapes_of(run, scenario, world);
   if (with_report) result.report = render_report(scenario, run) + result.report;
   return result;
@@ -391,6 +432,13 @@ void CategoryStats::add(const TrialResult& r) {
   for (const auto& [reason, count] : r.z3_unknowns) z3_unknowns[reason] += count;
   for (const auto& [name, count] : r.aborts) aborts[name] += count;
   for (const std::string& shape : r.shapes) ++shapes[shape];
+  if (r.verdict == TrialVerdict::Discarded) return;
+  for (generators::Tier tier : generators::all_tiers()) {
+    TierSplit::Side& side = tiers[static_cast<size_t>(tier)].side[generators::tier_on(r.flags, tier)];
+    ++side.trials;
+    side.attempts += r.attempts;
+    side.false_conflicts += r.false_conflicts;
+  }
 }
 
 // ---- the exploration loop ----
@@ -402,7 +450,70 @@ rc::Shrinkable<World> generate(WorldCategory category, uint64_t seed) {
   return generators::world(category)(rc::Random(seed), kGenerationSize);
 }
 
-// The failing world shrunk greedily, rendered and saved as a replayable scenario.
+// Delta debugging on what RapidCheck's shrink tree cannot drop without redrawing everything
+// after it: a transaction, a history step, an initial file, a row. Candidate worlds whose
+// scenario no longer parses or runs (a dropped file an OPTIMIZE FILES names) are discarded
+// trials, never failures, so they are not kept.
+World without_transaction(World w, size_t t) {
+  w.transactions.erase(w.transactions.begin() + static_cast<std::ptrdiff_t>(t));
+  std::erase(w.commit_order, t);
+  for (size_t& i : w.commit_order) i -= i > t ? 1 : 0;
+  return w;
+}
+
+World without_row(World w, size_t f, size_t r) {
+  generators::WorldFile& file = w.files[f];
+  file.rows.erase(file.rows.begin() + static_cast<std::ptrdiff_t>(r));
+  std::erase(file.deleted, static_cast<int>(r));
+  for (int& d : file.deleted) d -= d > static_cast<int>(r) ? 1 : 0;
+  if (file.rows.empty()) w.files.erase(w.files.begin() + static_cast<std::ptrdiff_t>(f));
+  return w;
+}
+
+World without_step(World w, size_t s) {
+  w.history.erase(w.history.begin() + static_cast<std::ptrdiff_t>(s));
+  return w;
+}
+
+// The smaller worlds to try, largest cut first.
+std::vector<World> structural_cuts(const World& w) {
+  std::vector<World> cuts;
+  if (w.transactions.size() > 1) {
+    for (size_t t = 0; t < w.transactions.size(); ++t) cuts.push_back(without_transaction(w, t));
+  }
+  for (size_t s = 0; s < w.history.size(); ++s) cuts.push_back(without_step(w, s));
+  for (size_t f = 0; f < w.files.size(); ++f) {
+    if (w.files.size() > 1) {
+      World without = w;
+      without.files.erase(without.files.begin() + static_cast<std::ptrdiff_t>(f));
+      cuts.push_back(std::move(without));
+    }
+    for (size_t r = 0; r < w.files[f].rows.size(); ++r) {
+      if (w.files[f].rows.size() > 1) cuts.push_back(without_row(w, f, r));
+    }
+  }
+  return cuts;
+}
+
+World shrink_structure(World world, size_t trial_limit, const std::function<bool(const World&)>& still_fails,
+                       size_t& steps) {
+  size_t tried = 0;
+  for (bool progressed = true; progressed && tried < trial_limit;) {
+    progressed = false;
+    for (World& cut : structural_cuts(world)) {
+      if (++tried > trial_limit) break;
+      if (still_fails(cut)) {
+        world = std::move(cut);
+        ++steps;
+        progressed = true;
+        break;
+      }
+    }
+  }
+  return world;
+}
+
+// The failing world shrunk greedily, then structurally, rendered and saved as a replayable scenario.
 InterleavingFinding shrink_finding(WorldCategory category, uint64_t seed, Mutant mutant, smt::Oracle& oracle,
                                    size_t trial_limit) {
   rc::Shrinkable<World> failing_world = generate(category, seed);
@@ -413,8 +524,8 @@ InterleavingFinding shrink_finding(WorldCategory category, uint64_t seed, Mutant
     failing = std::move(r);
     return true;
   };
-  const auto shrunk = parallel::shrink_greedily(std::move(failing_world), trial_limit, still_fails);
-  const World& minimal = shrunk.minimal.value();
+  auto shrunk = parallel::shrink_greedily(std::move(failing_world), trial_limit, still_fails);
+  const World minimal = shrink_structure(shrunk.minimal.value(), trial_limit, still_fails, shrunk.steps);
   const TrialResult shown = run_trial(minimal, mutant, oracle, true);
   InterleavingFinding finding;
   finding.category = category;

@@ -8,6 +8,7 @@
 // Sharding: local trial j of shard I/N is global trial j*N + I, so N shards with budget B run
 // exactly the global trials 0 .. N*B-1 of one unsharded run with budget N*B.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -62,6 +63,7 @@ struct TrialResult {
   std::map<std::string, size_t> z3_unknowns;  // by Z3's reason
   std::map<std::string, size_t> aborts;  // by exception name
   std::vector<std::string> shapes;       // what the trial really contained ("value-moving", ...)
+  generators::WorldFlags flags;          // the tiers it ran with
   std::string headline;                  // for findings and discards
   std::vector<std::string> expect_lines; // the verdicts observed, as scenario `expect` lines
   std::string report;                    // only when asked for (render_report = true)
@@ -91,6 +93,21 @@ struct InterleavingFinding {
   double seconds_to_find = 0;
 };
 
+// One tier's effect in a category (docs/semantics.md §10): the trials that ran with it off and on,
+// their commit attempts and the false conflicts among them. Every other draw is independent of
+// the flag, so the two sides differ by the tier alone, up to sampling.
+struct TierSplit {
+  struct Side {
+    size_t trials = 0;
+    size_t attempts = 0;
+    size_t false_conflicts = 0;
+    double false_conflicts_per_attempt() const {
+      return attempts == 0 ? 0.0 : static_cast<double>(false_conflicts) / static_cast<double>(attempts);
+    }
+  };
+  std::array<Side, 2> side;  // [off, on]
+};
+
 struct CategoryStats {
   size_t trials = 0;
   size_t discarded = 0;
@@ -107,6 +124,7 @@ struct CategoryStats {
   std::map<std::string, size_t> z3_unknowns;  // by Z3's reason
   std::map<std::string, size_t> aborts;
   std::map<std::string, size_t> shapes;  // trials containing each shape
+  std::array<TierSplit, generators::kTierCount> tiers;  // by generators::Tier
   double seconds = 0;
 
   size_t abort_count() const;

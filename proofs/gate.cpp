@@ -239,7 +239,7 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
   if (!o.skip_mutants) {
     phase("mutants", [&](const Clock& phase_clock) -> std::optional<double> {
       std::optional<double> first_survivor;
-      for (Mutant m : o.mutants.empty() ? gate_hunted_mutants() : o.mutants) {
+      for (Mutant m : o.mutants.empty() ? all_mutants() : o.mutants) {
         if (progress) progress(std::string("mutant ") + mutant_name(m), "hunting");
         report.mutants.push_back(hunt_mutant(m, o, budget, progress));
         if (report.mutants.back().killed()) continue;

@@ -61,7 +61,7 @@ struct GateOptions {
   size_t trials_per_category = kDefaultTrialsPerCategory;
   std::optional<double> seconds;  // total time budget; overrides the trial count when set
   std::vector<generators::WorldCategory> categories;  // empty = all
-  std::vector<Mutant> mutants;                        // empty = gate_hunted_mutants()
+  std::vector<Mutant> mutants;                        // empty = every mutant of the catalogue
   bool skip_mutants = false;                          // --mutant none
   unsigned threads = 1;
   Shard shard;
@@ -117,6 +117,7 @@ enum class MutantKill {
   PerFileProperties,  // a generated per-file case failed
   SymbolicProofs,     // a rule theorem has a counterexample
   Explorer,           // an interleaving trial failed (in MutantResult::explorer_category)
+  FalseConflictRate,  // a liveness mutant: the same trials abort more often than the sound checker's
 };
 
 struct MutantResult {

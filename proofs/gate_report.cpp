@@ -51,6 +51,42 @@ std::string phase_timing_text(const GateReport& r) {
   return out.str();
 }
 
+// docs/semantics.md §10's tiers exist to lower false conflicts: per category, the false
+// conflicts per 100 commit attempts of the trials that ran with each tier off and on.
+std::string tier_table_text(const std::vector<CategoryResult>& categories, size_t category_width) {
+  constexpr size_t kColumn = 22;
+  std::ostringstream out;
+  out << "\nfalse conflicts per 100 commit attempts, each tier off -> on (docs/semantics.md §10)\n"
+      << pad("category", category_width);
+  for (generators::Tier tier : generators::all_tiers()) out << pad(generators::tier_name(tier), kColumn);
+  out << "\n";
+  for (const CategoryResult& c : categories) {
+    out << pad(world_category_name(c.category), category_width);
+    for (generators::Tier tier : generators::all_tiers()) {
+      const TierSplit& split = c.stats.tiers[static_cast<size_t>(tier)];
+      const auto rate = [](const TierSplit::Side& side) {
+        return side.trials == 0 ? std::string("-") : fixed(100 * side.false_conflicts_per_attempt(), 1);
+      };
+      out << pad(rate(split.side[0]) + " -> " + rate(split.side[1]), kColumn);
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+nlohmann::json tier_json(const CategoryStats& s) {
+  nlohmann::json j;
+  for (generators::Tier tier : generators::all_tiers()) {
+    const TierSplit& split = s.tiers[static_cast<size_t>(tier)];
+    for (int on = 0; on < 2; ++on) {
+      const TierSplit::Side& side = split.side[on];
+      j[generators::tier_name(tier)][on ? "on" : "off"] = {{"trials", side.trials}, {"attempts", side.attempts},
+                                                           {"falseConflicts", side.false_conflicts}};
+    }
+  }
+  return j;
+}
+
 }  // namespace
 
 std::string gate_summary_text(const GateReport& r) {
@@ -91,6 +127,7 @@ std::string gate_summary_text(const GateReport& r) {
         << pad(std::to_string(s.unknown_count()), 9) << pad(std::to_string(s.discarded), 9)
         << fixed(s.trials_per_second(), 0) << "\n";
   }
+  out << tier_table_text(r.categories, category_width);
   std::map<std::string, size_t> aborts;
   for (const CategoryResult& c : r.categories) {
     for (const auto& [name, n] : c.stats.aborts) aborts[name] += n;
@@ -160,7 +197,7 @@ nlohmann::json gate_report_json(const GateReport& r) {
                          {"firstUnexpectedError", s.first_unexpected_error},
                          {"unjustifiedSkips", s.unjustified_skips}, {"skipChecks", s.skip_checks},
                          {"z3Unknowns", s.unknown_count()}, {"z3UnknownReasons", s.z3_unknowns}, {"discarded", s.discarded}, {"shapes", s.shapes},
-                         {"trialsPerSecond", s.trials_per_second()}};
+                         {"trialsPerSecond", s.trials_per_second()}, {"tiers", tier_json(s)}};
     if (c.finding) cj["finding"] = {{"headline", c.finding->headline}, {"seed", c.finding->seed}, {"scenario", c.finding->scenario_text}};
     j["categories"].push_back(cj);
   }

@@ -26,10 +26,17 @@ std::optional<std::string> proof_counterexample(const ProveSummary& s) {
   return std::nullopt;
 }
 
-MutantResult hunt_with_explorer(Mutant mutant, const GateOptions& o, const GateBudget& b, const GateProgress& progress) {
-  MutantResult r;
-  r.mutant = mutant;
-  const parallel::Stopwatch clock;
+// Where a mutant usually shows first: a docs/semantics.md §10 mutant in the worlds built for
+// the row-level cases, any other conflict mutant in value-moving and mixed worlds.
+bool tried_first(Mutant mutant, WorldCategory c) {
+  if (mutant_info(mutant).scope == MutantScope::RowLevel || mutant_info(mutant).scope == MutantScope::Liveness) {
+    return c == WorldCategory::SameFileDisjoint || c == WorldCategory::SameFileOverlap ||
+           c == WorldCategory::ImageFiles || c == WorldCategory::NoDataChange || c == WorldCategory::Restore;
+  }
+  return c == WorldCategory::ValueMoving || c == WorldCategory::Mixed;
+}
+
+ExploreOptions mutant_exploration(Mutant mutant, const GateOptions& o, const GateBudget& b) {
   ExploreOptions e;
   e.seed = o.seed;
   e.categories = o.categories;
@@ -40,16 +47,59 @@ MutantResult hunt_with_explorer(Mutant mutant, const GateOptions& o, const GateB
   e.shrink_trial_limit = kShrinkLimit;
   e.trials_per_category = b.trials_per_category;
   if (b.seconds_per_category) e.seconds_per_category = *b.seconds_per_category / 2;
-  // Value-moving and mixed worlds are where conflict mutants usually show: try them first.
   if (e.categories.empty()) {
     e.categories = generators::all_world_categories();
-    std::stable_partition(e.categories.begin(), e.categories.end(), [](WorldCategory c) {
-      return c == WorldCategory::ValueMoving || c == WorldCategory::Mixed;
-    });
+    std::stable_partition(e.categories.begin(), e.categories.end(), [&](WorldCategory c) { return tried_first(mutant, c); });
   }
-  const auto results = explore(e, [&](WorldCategory c, size_t done, size_t) {
+  return e;
+}
+
+ExploreProgress mutant_progress(Mutant mutant, const GateProgress& progress) {
+  return [=](WorldCategory c, size_t done, size_t) {
     if (progress) progress(std::string("mutant ") + mutant_name(mutant), std::string(world_category_name(c)) + " " + std::to_string(done));
-  });
+  };
+}
+
+// A liveness mutant (docs/semantics.md §10.7) is sound: it shows as more false conflicts on the
+// same trials, never as a finding. It is killed by the first category where it aborts falsely
+// more often than the sound checker on the same seeds, trial count and shard.
+MutantResult hunt_liveness(Mutant mutant, const GateOptions& o, const GateBudget& b, const GateProgress& progress) {
+  MutantResult r;
+  r.mutant = mutant;
+  const parallel::Stopwatch clock;
+  ExploreOptions e = mutant_exploration(mutant, o, b);
+  e.stop_at_first_finding = false;
+  e.seconds_per_category.reset();  // a time budget would compare different trials
+  const std::vector<WorldCategory> order = e.categories;
+  for (WorldCategory c : order) {
+    e.categories = {c};
+    ExploreOptions sound = e;
+    sound.mutant = Mutant::None;
+    const CategoryResult with_mutant = explore(e, mutant_progress(mutant, progress)).front();
+    const CategoryResult baseline = explore(sound).front();
+    r.trials += with_mutant.stats.trials;
+    if (with_mutant.finding) {
+      r.headline = "a liveness mutant produced a finding: " + with_mutant.finding->headline;
+      break;  // survives: a liveness mutant must never be unsound
+    }
+    if (with_mutant.stats.false_conflicts > baseline.stats.false_conflicts) {
+      r.killed_by = MutantKill::FalseConflictRate;
+      r.explorer_category = c;
+      r.headline = std::to_string(with_mutant.stats.false_conflicts) + " false conflicts against the sound checker's " +
+                   std::to_string(baseline.stats.false_conflicts) + " in the same " +
+                   std::to_string(with_mutant.stats.trials) + " trials";
+      break;
+    }
+  }
+  r.seconds = clock.seconds();
+  return r;
+}
+
+MutantResult hunt_with_explorer(Mutant mutant, const GateOptions& o, const GateBudget& b, const GateProgress& progress) {
+  MutantResult r;
+  r.mutant = mutant;
+  const parallel::Stopwatch clock;
+  const auto results = explore(mutant_exploration(mutant, o, b), mutant_progress(mutant, progress));
   for (const CategoryResult& c : results) {
     r.trials += c.stats.trials;
     if (c.finding) {
@@ -110,6 +160,7 @@ ProveSummary prove_rule_theorems(Mutant mutant) {
 }
 
 MutantResult hunt_mutant(Mutant mutant, const GateOptions& o, const GateBudget& b, const GateProgress& progress) {
+  if (mutant_info(mutant).scope == MutantScope::Liveness) return hunt_liveness(mutant, o, b, progress);
   if (is_conflict_mutant(mutant)) return hunt_with_explorer(mutant, o, b, progress);
   const parallel::Stopwatch clock;
   MutantResult r = hunt_with_per_file_cases(mutant, o, b);
@@ -130,6 +181,8 @@ std::string killed_by_text(const MutantResult& r) {
     case MutantKill::PerFileProperties: return "per-file properties";
     case MutantKill::SymbolicProofs: return "symbolic proofs";
     case MutantKill::Explorer: return std::string("explorer (") + world_category_name(r.explorer_category) + ")";
+    case MutantKill::FalseConflictRate:
+      return std::string("false-conflict rate (") + world_category_name(r.explorer_category) + ")";
   }
   return "";
 }

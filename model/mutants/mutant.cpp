@@ -201,47 +201,6 @@ const std::vector<Mutant>& all_mutants() {
   return mutants;
 }
 
-namespace {
-// Row-level mutants the default worlds cannot reach: no default world has a RESTORE winner
-// (case2-no-monotonicity), a loser that reads beyond the rows it rewrites with Case 2 on
-// (case2-nonlocal-loser), or Case 1b and Case 3 switched on (the other three).
-bool needs_a_schedule_the_default_worlds_lack(Mutant m) {
-  return m == Mutant::Case2NoMonotonicity || m == Mutant::Case2NonlocalLoser || m == Mutant::Case1bWrongImage ||
-         m == Mutant::Case1bCountDiff || m == Mutant::NodatachangeDeleteDelete;
-}
-
-bool hunted_by_default(const MutantInfo& info) {
-  switch (info.scope) {
-    case MutantScope::PerFile:
-    case MutantScope::InputPath:
-    case MutantScope::ConflictTime:
-      return true;
-    case MutantScope::RowLevel:
-      return !needs_a_schedule_the_default_worlds_lack(info.mutant);
-    case MutantScope::Liveness:
-      return false;  // sound: it raises the false-conflict rate and is never a finding
-  }
-  return false;
-}
-
-std::vector<Mutant> catalogue_mutants_where(bool by_default) {
-  std::vector<Mutant> out;
-  for (const MutantInfo& info : catalogue())
-    if (hunted_by_default(info) == by_default) out.push_back(info.mutant);
-  return out;
-}
-}  // namespace
-
-const std::vector<Mutant>& gate_hunted_mutants() {
-  static const std::vector<Mutant> mutants = catalogue_mutants_where(true);
-  return mutants;
-}
-
-const std::vector<Mutant>& gate_named_only_mutants() {
-  static const std::vector<Mutant> mutants = catalogue_mutants_where(false);
-  return mutants;
-}
-
 bool is_per_file_mutant(Mutant m) { return m != Mutant::None && mutant_info(m).scope == MutantScope::PerFile; }
 
 bool is_input_path_mutant(Mutant m) { return m != Mutant::None && mutant_info(m).scope == MutantScope::InputPath; }

@@ -100,13 +100,6 @@ const CodePathInfo& code_path_info(CodePath p);
 const char* mutant_name(Mutant m);  // "append-suppression", ..., "none"
 std::optional<Mutant> mutant_from_name(std::string_view name);  // "none" gives Mutant::None
 const std::vector<Mutant>& all_mutants();  // every mutant except None, in catalogue order
-// The mutants the gate's matrix hunts by default: the per-file, input-path and conflict-time ones,
-// and the row-level ones whose schedules the default explorer worlds draw (docs/semantics.md §10.7).
-const std::vector<Mutant>& gate_hunted_mutants();
-// The rest, hunted only when named: row-level mutants that need a schedule the default worlds do
-// not draw (a RESTORE winner, a non-row-local loser, Case 1b or Case 3 on) and the liveness one,
-// which shows as false conflicts, not a finding. tests/checker's schedules kill each of them.
-const std::vector<Mutant>& gate_named_only_mutants();
 bool is_per_file_mutant(Mutant m);
 bool is_input_path_mutant(Mutant m);
 bool is_conflict_mutant(Mutant m);  // conflict-time, row-level or liveness

@@ -186,11 +186,9 @@ void add_gate_command(CLI::App& app, int& exit_code) {
   command->add_option("--seed", arguments->seed, "master seed (a number or 'random'; printed at start)");
   command->add_option("--category", arguments->categories, "explorer categories to run (default all)");
   command->add_option("--mutant", arguments->mutants,
-                      "mutants to hunt ('none' skips the matrix); by default " +
-                          mutant_names(gate_hunted_mutants()) + "; only when named " +
-                          mutant_names(gate_named_only_mutants()) +
-                          " (their schedules are not in the default worlds; case2-no-base-subtract is a "
-                          "liveness mutant: false conflicts, never a finding)");
+                      "mutants to hunt ('none' skips the matrix; default: every one, " + mutant_names(all_mutants()) +
+                          "; case2-no-base-subtract is a liveness mutant, killed when the same trials abort falsely "
+                          "more often than under the sound checker)");
   command->add_option("--threads", arguments->threads, "worker threads (default: all cores)")
       ->check(CLI::Range(1u, kMaxThreads));
   command->add_option("--junit", arguments->junit, "write JUnit XML here");

@@ -25,6 +25,9 @@ const char* expected_shape(WorldCategory c) {
     case WorldCategory::Mixed: return "multi-read";
     case WorldCategory::SameFileDisjoint: return "same-file-disjoint";
     case WorldCategory::SameFileOverlap: return "same-file-overlap";
+    case WorldCategory::ImageFiles: return "image-file";
+    case WorldCategory::NoDataChange: return "no-data-change";
+    case WorldCategory::Restore: return "dv-shrinks";
   }
   return "";
 }

@@ -126,7 +126,15 @@ std::vector<std::string> world_labels(const World& w) {
   add_if(any_operation(w, "WHEN MATCHED AND t.x"), "MERGE clause condition");
   add_if(any_operation(w, "THEN DELETE"), "MERGE matched-only DELETE");
   add_if(any_operation(w, "OPTIMIZE"), "OPTIMIZE");
-  add_if(any_operation(w, "SELECT"), "several scans");
+  add_if(any_operation(w, "SELECT WHERE"), "several scans");
+  add_if(any_operation(w, "INSERT SELECT"), "INSERT SELECT");
+  add_if(any_operation(w, "OPTIMIZE FILES"), "OPTIMIZE FILES");
+  add_if(any_operation(w, "RESTORE TO VERSION"), "RESTORE");
+  add_if(any_operation(w, "THEN DELETE WHEN NOT MATCHED"), "non-local MERGE");
+  add_if(!w.history.empty(), "history steps");
+  for (generators::Tier tier : generators::all_tiers()) {
+    labels.push_back(std::string(generators::tier_name(tier)) + (generators::tier_on(w.flags, tier) ? " on" : " off"));
+  }
   add_if(any_operation(w, " OR "), "OR");
   add_if(any_operation(w, "x IN ("), "x IN");
   add_if(any_operation(w, "x IS NULL") || any_operation(w, "x IS NOT NULL"), "x IS [NOT] NULL");
@@ -164,17 +172,27 @@ TEST(GateDraw, WorldsReachEveryOperationAndShape) {
                    "MERGE key shorthand", "MERGE target-only ON conjunct", "MERGE clause condition",
                    "MERGE matched-only DELETE", "OPTIMIZE", "several scans", "OR", "x IN", "x IS [NOT] NULL", "NOT on x", "x = x + 1",
                    "predicate on id", "NULL x", "deletion vectors", "partitioned", "whole-table read",
-                   "WriteSerializable", "isBlindAppend unknown", "initial file with a DV"});
+                   "WriteSerializable", "isBlindAppend unknown", "initial file with a DV", "INSERT SELECT",
+                   "OPTIMIZE FILES", "RESTORE", "non-local MERGE", "history steps"});
   // Partitioning, deletion vectors and whole-table reads are not confined to their own category.
   for (WorldCategory category : generators::all_world_categories()) {
     if (category == WorldCategory::Disjoint) continue;  // disjoint x bands: no shared reads by design
     SCOPED_TRACE(world_category_name(category));
     expect_all(by_category[category], {"partitioned", "deletion vectors"});
-    // value-moving is the two-transaction write-skew pair, and the same-file categories a pair of
-    // writers by id (row-local, docs/semantics.md §10.2(c)); their reads are the pair's own.
+    // value-moving is the two-transaction write-skew pair, and the same-file, image-files and
+    // restore categories a pair on the first file (docs/semantics.md §10.2); their reads are the pair's own.
     const bool pair = category == WorldCategory::ValueMoving || category == WorldCategory::SameFileDisjoint ||
-                      category == WorldCategory::SameFileOverlap;
+                      category == WorldCategory::SameFileOverlap || category == WorldCategory::ImageFiles ||
+                      category == WorldCategory::Restore;
     if (!pair) expect_all(by_category[category], {"whole-table read"});
+    // docs/semantics.md §10: every tier on and off, but where a category exists for one tier.
+    for (generators::Tier tier : generators::all_tiers()) {
+      const std::string name = generators::tier_name(tier);
+      const bool forced_on = (category == WorldCategory::ImageFiles && tier == generators::Tier::Case2) ||
+                             (category == WorldCategory::NoDataChange && tier == generators::Tier::Case3);
+      expect_all(by_category[category], {name + " on"});
+      if (!forced_on) expect_all(by_category[category], {name + " off"});
+    }
   }
 }
 

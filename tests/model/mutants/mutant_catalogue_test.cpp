@@ -100,21 +100,5 @@ TEST(MutantCatalogue, NamesRoundTripAndEveryEntrySaysWhatItStandsFor) {
             "remove-by-path-only, remove-ignores-dv, absent-leaf-nullcount-zero");
 }
 
-// The gate's default matrix and the named-only list split the catalogue: every mutant is in
-// exactly one; the liveness mutant is never hunted by default (it is sound), and the row-level
-// ones hunted by default are those the default worlds reach (the gate test kills them).
-TEST(MutantCatalogue, TheGateHuntsEachMutantByDefaultOrOnlyWhenNamed) {
-  std::vector<Mutant> both = gate_hunted_mutants();
-  both.insert(both.end(), gate_named_only_mutants().begin(), gate_named_only_mutants().end());
-  std::sort(both.begin(), both.end());
-  std::vector<Mutant> every = all_mutants();
-  std::sort(every.begin(), every.end());
-  EXPECT_EQ(both, every);
-  EXPECT_EQ(mutant_names(gate_named_only_mutants()),
-            "case2-no-monotonicity, case2-nonlocal-loser, case1b-wrong-image, case1b-count-diff, "
-            "nodatachange-delete-delete, case2-no-base-subtract");
-  for (Mutant m : gate_hunted_mutants()) EXPECT_NE(mutant_info(m).scope, MutantScope::Liveness) << mutant_name(m);
-}
-
 }  // namespace
 }  // namespace skipsound
