@@ -587,6 +587,11 @@ rc::Gen<World> world(WorldCategory category) {
     if (category == WorldCategory::Restore) draw_history(w);
     w.transactions = draw_transactions(w);
     w.commit_order = commit_order(w.transactions.size());
+    // Transactions that start at a later version than the others (docs/semantics.md §7: each
+    // is checked only against the winners after its own snapshot).
+    if (category != WorldCategory::Disjoint && w.commit_order.size() >= 3 && one_in(4)) {
+      w.late_start = w.commit_order[*uniform_in<size_t>(1, w.commit_order.size())];
+    }
     return w;
   });
 }

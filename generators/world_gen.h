@@ -93,6 +93,9 @@ struct World {
   std::vector<std::string> history;  // operations committed one after another before the transactions start
   std::vector<WorldTransaction> transactions;  // named T1, T2, ... in this order
   std::vector<size_t> commit_order;
+  // A transaction that starts only after the first commit of commit_order (its snapshot holds
+  // it); never the first to commit.
+  std::optional<size_t> late_start;
 };
 
 rc::Gen<World> world(WorldCategory category);

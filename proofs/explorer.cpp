@@ -313,7 +313,7 @@ std::string world_scenario_text(const World& world, Mutant mutant, const std::ve
     text += "]\n";
   }
   for (const std::string& op : world.history) text += "step: " + op + "\n";
-  for (size_t t = 0; t < world.transactions.size(); ++t) {
+  const auto declare = [&](size_t t) {
     const generators::WorldTransaction& txn = world.transactions[t];
     std::vector<std::string> options;
     if (txn.whole_table_read) options.push_back("whole-table-read");
@@ -327,12 +327,22 @@ std::string world_scenario_text(const World& world, Mutant mutant, const std::ve
       head += "]";
     }
     for (const std::string& op : txn.operations) text += head + ": " + op + "\n";
+  };
+  const auto commit_line = [&](size_t from, size_t to) {
+    text += "commit: ";
+    for (size_t i = from; i < to; ++i) text += (i > from ? ", T" : "T") + std::to_string(world.commit_order[i] + 1);
+    text += "\n";
+  };
+  for (size_t t = 0; t < world.transactions.size(); ++t) {
+    if (t != world.late_start) declare(t);
   }
-  text += "commit: ";
-  for (size_t i = 0; i < world.commit_order.size(); ++i) {
-    text += (i ? ", T" : "T") + std::to_string(world.commit_order[i] + 1);
+  // A late transaction is declared after the first commit, so it starts at that version.
+  const size_t early_commits = world.late_start ? 1 : 0;
+  if (world.late_start) {
+    commit_line(0, early_commits);
+    declare(*world.late_start);
   }
-  text += "\n";
+  commit_line(early_commits, world.commit_order.size());
   for (const std::string& line : expect_lines) text += line + "\n";
   return text;
 }
@@ -458,6 +468,9 @@ World without_transaction(World w, size_t t) {
   w.transactions.erase(w.transactions.begin() + static_cast<std::ptrdiff_t>(t));
   std::erase(w.commit_order, t);
   for (size_t& i : w.commit_order) i -= i > t ? 1 : 0;
+  if (w.late_start == t) w.late_start.reset();
+  if (w.late_start > t) --*w.late_start;
+  if (w.late_start && w.commit_order.front() == *w.late_start) w.late_start.reset();  // never the first to commit
   return w;
 }
 

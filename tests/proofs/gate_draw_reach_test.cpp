@@ -132,6 +132,7 @@ std::vector<std::string> world_labels(const World& w) {
   add_if(any_operation(w, "RESTORE TO VERSION"), "RESTORE");
   add_if(any_operation(w, "THEN DELETE WHEN NOT MATCHED"), "non-local MERGE");
   add_if(!w.history.empty(), "history steps");
+  add_if(w.late_start.has_value(), "later-start transaction");
   for (generators::Tier tier : generators::all_tiers()) {
     labels.push_back(std::string(generators::tier_name(tier)) + (generators::tier_on(w.flags, tier) ? " on" : " off"));
   }
@@ -173,7 +174,7 @@ TEST(GateDraw, WorldsReachEveryOperationAndShape) {
                    "MERGE matched-only DELETE", "OPTIMIZE", "several scans", "OR", "x IN", "x IS [NOT] NULL", "NOT on x", "x = x + 1",
                    "predicate on id", "NULL x", "deletion vectors", "partitioned", "whole-table read",
                    "WriteSerializable", "isBlindAppend unknown", "initial file with a DV", "INSERT SELECT",
-                   "OPTIMIZE FILES", "RESTORE", "non-local MERGE", "history steps"});
+                   "OPTIMIZE FILES", "RESTORE", "non-local MERGE", "history steps", "later-start transaction"});
   // Partitioning, deletion vectors and whole-table reads are not confined to their own category.
   for (WorldCategory category : generators::all_world_categories()) {
     if (category == WorldCategory::Disjoint) continue;  // disjoint x bands: no shared reads by design
