@@ -35,6 +35,10 @@ are case-insensitive; the file is a timeline, read top to bottom):
   property isolation: WriteSerializable   Serializable (default) or WriteSerializable
   property delta.appendOnly: false        any other delta.* key: kept in the configuration
   flag conflictDataSkipping: off          the seeds' feature (default on)
+  flag valueExact: off                    docs/semantics.md §10's tiers: valueExact (§10.1,
+  flag rowLevelConcurrency: off           default on), rowLevelConcurrency (Case 2, §10.2,
+  flag removedRows: on                    on), removedRows (Case 1b, §10.3, off),
+  flag excludeNoDataChangeFiles: on       excludeNoDataChangeFiles (Case 3, §10.4, off)
   mutant: append-suppression              a named unsound variant (default none); it acts
                                           wherever its code runs: the checker's scans and
                                           conflict checks, and the stats every file is given
@@ -67,6 +71,11 @@ are case-insensitive; the file is a timeline, read top to bottom):
     SELECT [WHERE <predicate>]            a read only
     DELETE [WHERE <predicate>]
     UPDATE SET c = <expr>[, ...] [WHERE <predicate>]
+    INSERT SELECT [SET c = <expr>, ...] [WHERE <predicate>]
+                                          appends a copy of each row WHERE matches, SET's
+                                          columns replaced: INSERT INTO t SELECT ... FROM t
+    RESTORE TO VERSION <n>                back to version n's live files, (path, DV) each
+                                          (DVs may shrink); records a whole-table read
     MERGE USING <rows> ON <condition>     target columns as t.c, source columns as s.c (the
       WHEN MATCHED [AND <cond>] THEN      source has the table's columns); clauses in order:
         UPDATE SET c = <expr>, ... | UPDATE SET * | DELETE
@@ -96,6 +105,9 @@ are case-insensitive; the file is a timeline, read top to bottom):
                                           and the file the exception names
   expect T2 keeps from T1: T1-3, T1-4     the winner's added files T2's append check keeps
   expect table: <rows>                    the live rows at the end, as a multiset
+  expect dv f0: 10, 20                    the one live add of f0 at the end has exactly this
+                                          DV (physical positions; `none`: no DV)
+  expect dv f0: cardinality 2             ... or a DV of that many positions
 )FORMAT";
   return kFormat;
 }
@@ -514,7 +526,7 @@ class ScenarioParser {
     for (const std::string& option : options) apply_option(txn, ascii_lower(option));
     txn.bound_width = std::max(txn.bound_width, schema().leaves().size());
     count_operation();
-    txn.operations.push_back(parse_operation(body));
+    txn.operations.push_back(parse_operation(body, txn));
   }
 
   // The transaction of that name, declared on the timeline where it first appears.
@@ -530,7 +542,7 @@ class ScenarioParser {
     }
     scenario_.transactions.push_back(ScenarioTransaction{
         name, {}, WriterSettings{name, StatsPresence::Collected, false, false, scenario_.options.mutant},
-        std::nullopt, history_step});
+        std::nullopt, history_step, 0, {}});
     scenario_.timeline.push_back({TimelineEvent::Kind::Declare, scenario_.transactions.size() - 1});
     return scenario_.transactions.back();
   }
@@ -552,7 +564,7 @@ class ScenarioParser {
     for (const std::string& option : options) apply_option(step, ascii_lower(option));
     step.bound_width = schema().leaves().size();
     count_operation();
-    step.operations.push_back(parse_operation(text));
+    step.operations.push_back(parse_operation(text, step));
     commit(name);
   }
 
@@ -597,14 +609,21 @@ class ScenarioParser {
     return leaf->ordinal;
   }
 
-  Operation parse_operation(const std::string& text) {
+  // The operation `txn` adds next (a RESTORE's version is recorded in `txn`).
+  Operation parse_operation(const std::string& text, ScenarioTransaction& txn) {
     Operation op;
     op.text = text;
-    if (starts_with_word(text, "insert")) {
+    if (starts_with_word(text, "insert") && starts_with_word(trim_whitespace(text.substr(6)), "select")) {
+      op.kind = OperationKind::InsertSelect;
+      parse_set_where(trim_whitespace(text.substr(6)).substr(6), op);
+    } else if (starts_with_word(text, "insert")) {
       op.kind = OperationKind::Insert;
       std::string rows = trim_whitespace(text.substr(6));
       op.rows_per_file = rows_per_file_suffix(rows);
       op.rows = parse_rows(rows);
+    } else if (starts_with_word(text, "restore")) {
+      op.kind = OperationKind::Restore;
+      txn.restore_versions[txn.operations.size()] = parse_restore_version(text);
     } else if (starts_with_word(text, "alter")) {
       parse_alter(text, op);
     } else if (starts_with_word(text, "add")) {
@@ -644,17 +663,35 @@ class ScenarioParser {
     op.kind = OperationKind::Update;
     const std::string rest = trim_whitespace(text.substr(6));
     if (!starts_with_word(rest, "set")) throw InputError("expected UPDATE SET ...");
-    const std::string after_set = rest.substr(3);
-    const size_t where = find_keyword(after_set, "where");
-    const std::string assignments = after_set.substr(0, where);
-    if (where != std::string::npos) op.condition = optional_where(after_set.substr(where));
-    for (const std::string& assignment : split_top_level(assignments, ',')) {
+    parse_set_where(rest, op);
+  }
+
+  // `[SET c = <expr>, ...] [WHERE <predicate>]`, the tail of UPDATE and of INSERT SELECT.
+  void parse_set_where(const std::string& text, Operation& op) const {
+    const std::string rest = trim_whitespace(text);
+    const size_t where = find_keyword(rest, "where");
+    if (where != std::string::npos) op.condition = optional_where(rest.substr(where));
+    const std::string set = trim_whitespace(rest.substr(0, where));
+    if (set.empty()) return;
+    if (!starts_with_word(set, "set")) throw InputError("expected SET ... or WHERE ..., got '" + set + "'");
+    for (const std::string& assignment : split_top_level(set.substr(3), ',')) {
       const size_t eq = assignment.find('=');
       if (eq == std::string::npos) throw InputError("expected 'column = expression' in SET");
       op.assignments.push_back(Assignment{
           leaf_of(assignment.substr(0, eq)),
           bind_value(trim_whitespace(std::string_view(assignment).substr(eq + 1)), schema())});
     }
+  }
+
+  // RESTORE TO VERSION <n>
+  static int64_t parse_restore_version(const std::string& text) {
+    const std::vector<std::string> words = words_of(text);
+    if (words.size() != 4 || ascii_lower(words[1]) != "to" || ascii_lower(words[2]) != "version") {
+      throw InputError("expected RESTORE TO VERSION <n>");
+    }
+    const int version = parse_int(words[3]);
+    if (version < 0) throw InputError("a version is 0 or more");
+    return version;
   }
 
   // MERGE USING <rows> ON <condition> WHEN ... , or the upsert shorthand MERGE ON <key> USING <rows>.
@@ -918,12 +955,17 @@ class ScenarioParser {
   }
 
   // expect <T>: <verdict> | expect table: <rows> | expect <T> keeps from <W>: <files>
+  // | expect dv <file>: <positions> | expect dv <file>: cardinality <n>
   void parse_expectation(const std::string& subject, const std::string& body) {
     if (ascii_lower(subject) == "table") {
       scenario_.expected_table = parse_rows(body);
       return;
     }
     const std::vector<std::string> words = words_of(subject);
+    if (words.size() == 2 && ascii_lower(words[0]) == "dv") {
+      scenario_.expected_dvs.push_back(parse_expected_dv(words[1], body));
+      return;
+    }
     if (words.size() == 4 && ascii_lower(words[1]) == "keeps" && ascii_lower(words[2]) == "from") {
       ExpectedSurvivors survivors{transaction_index(words[0]), transaction_index(words[3]), {}};
       if (!trim_whitespace(body).empty()) survivors.files = split_top_level(body, ',');
@@ -931,8 +973,33 @@ class ScenarioParser {
       scenario_.expected_survivors.push_back(std::move(survivors));
       return;
     }
-    if (words.size() != 1) throw InputError("expected 'expect <transaction>:', 'expect table:' or 'expect <T> keeps from <W>:'");
+    if (words.size() != 1) {
+      throw InputError("expected 'expect <transaction>:', 'expect table:', 'expect <T> keeps from <W>:' or 'expect dv <file>:'");
+    }
     scenario_.expected[transaction_index(subject)] = parse_verdict(body);
+  }
+
+  static ExpectedDv parse_expected_dv(const std::string& path, const std::string& body) {
+    ExpectedDv expected{path, std::nullopt, std::nullopt};
+    const std::vector<std::string> words = words_of(body);
+    if (!words.empty() && ascii_lower(words[0]) == "cardinality") {
+      if (words.size() != 2) throw InputError("expected 'expect dv <file>: cardinality <n>'");
+      const int n = parse_int(words[1]);
+      if (n < 0) throw InputError("a cardinality is 0 or more");
+      expected.cardinality = static_cast<size_t>(n);
+      return expected;
+    }
+    expected.positions.emplace();
+    if (words.empty() || (words.size() == 1 && ascii_lower(words[0]) == "none")) return expected;
+    for (const std::string& position : split_top_level(body, ',')) {
+      const int row = parse_int(position);
+      if (row < 0) throw InputError("a DV position is 0 or more, got '" + position + "'");
+      expected.positions->push_back(static_cast<uint32_t>(row));
+    }
+    std::sort(expected.positions->begin(), expected.positions->end());
+    expected.positions->erase(std::unique(expected.positions->begin(), expected.positions->end()),
+                              expected.positions->end());
+    return expected;
   }
 
   ExpectedVerdict parse_verdict(const std::string& body) const {
@@ -1052,6 +1119,52 @@ std::string rows_summary(const std::vector<Row>& rows, const Schema& schema) {
   return text.empty() ? "none" : text;
 }
 
+// The transaction's operations, each RESTORE given the live files of its version, (path, DV)
+// each (docs/semantics.md §10.8). A transaction sees no version after its snapshot.
+std::vector<Operation> with_restored_files(const ScenarioTransaction& txn, const CommitDriver& driver,
+                                           int64_t snapshot_version) {
+  std::vector<Operation> operations = txn.operations;
+  for (const auto& [at, version] : txn.restore_versions) {
+    if (version > snapshot_version) {
+      throw InputError(txn.name + ": RESTORE TO VERSION " + std::to_string(version) + ": the table has no version " +
+                       std::to_string(version) + " at its snapshot v" + std::to_string(snapshot_version));
+    }
+    operations[at].restore_to = driver.at_version(version).files();
+  }
+  return operations;
+}
+
+std::string positions_text(const DeletedRows& positions) {
+  std::string text;
+  for (uint32_t p : positions) text += (text.empty() ? "" : ", ") + std::to_string(p);
+  return text.empty() ? "none" : "{" + text + "}";
+}
+
+void check_expected_dvs(const Scenario& scenario, ScenarioRun& run) {
+  const Table& final_state = run.schedule.final_state();
+  for (const ExpectedDv& expected : scenario.expected_dvs) {
+    std::vector<const TableFile*> live;
+    for (const TableFile& file : final_state.files()) {
+      if (file.path == expected.path) live.push_back(&file);
+    }
+    const std::string what = "dv " + expected.path + ": expected " +
+                             (expected.cardinality ? "cardinality " + std::to_string(*expected.cardinality)
+                                                   : positions_text(*expected.positions));
+    if (live.empty()) {
+      run.mismatches.push_back(what + ", but no add of " + expected.path + " is live");
+    } else if (live.size() > 1) {
+      // (path, DV) replay (docs/semantics.md §10): a remove that named another DV cancelled nothing.
+      std::string dvs;
+      for (const TableFile* file : live) dvs += (dvs.empty() ? "" : " and ") + positions_text(file->deleted);
+      run.mismatches.push_back(what + ", but " + std::to_string(live.size()) + " adds of " + expected.path +
+                               " are live (DVs " + dvs + "): a stale remove left one live");
+    } else if (expected.cardinality ? live.front()->deleted.size() != *expected.cardinality
+                                    : live.front()->deleted != *expected.positions) {
+      run.mismatches.push_back(what + ", got " + positions_text(live.front()->deleted));
+    }
+  }
+}
+
 void check_expected_verdicts(const Scenario& scenario, ScenarioRun& run) {
   for (const auto& [index, expected] : scenario.expected) {
     const TransactionVerdict* actual = run.verdict_of(index);
@@ -1137,7 +1250,12 @@ ScenarioRun run_scenario(const Scenario& scenario) {
     const Table& snapshot = driver.at_version(start[index]);
     check_removed_files_exist(t, snapshot);
     check_columns_exist(t, snapshot, t.bound_width);
-    run.transactions[index] = run_transaction(t.name, snapshot, t.operations, t.settings, planner);
+    if (t.restore_versions.empty()) {
+      run.transactions[index] = run_transaction(t.name, snapshot, t.operations, t.settings, planner);
+    } else {
+      run.transactions[index] =
+          run_transaction(t.name, snapshot, with_restored_files(t, driver, snapshot.version()), t.settings, planner);
+    }
     ran[index] = true;
   };
   for (const TimelineEvent& event : scenario.timeline) {
@@ -1160,6 +1278,7 @@ ScenarioRun run_scenario(const Scenario& scenario) {
   check_expected_verdicts(scenario, run);
   check_expected_survivors(scenario, run);
   check_expected_table(scenario, run);
+  check_expected_dvs(scenario, run);
   return run;
 }
 

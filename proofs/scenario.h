@@ -28,6 +28,9 @@ struct ScenarioTransaction {
   std::optional<int64_t> start_version;  // `T3 @v1`; else the latest version where it is declared
   bool history_step = false;             // a `step:` line: runs and commits where it is written
   size_t bound_width = 0;                // columns its operations were bound against
+  // `RESTORE TO VERSION n`, by operation index: that operation's restore_to is filled from
+  // version n of the log when the transaction runs, the only time that version's files are known.
+  std::map<size_t, int64_t> restore_versions;
 };
 
 // The file, in order: a transaction is declared (its snapshot is the latest version then,
@@ -53,6 +56,14 @@ struct ExpectedSurvivors {
   std::vector<std::string> files;  // sorted
 };
 
+// `expect dv f0: 10, 20` or `expect dv f0: cardinality 2`: the DV the live add of that path
+// carries at the end (docs/semantics.md §10.2).
+struct ExpectedDv {
+  std::string path;
+  std::optional<DeletedRows> positions;  // sorted; empty: no DV
+  std::optional<size_t> cardinality;     // instead of the positions
+};
+
 struct Scenario {
   std::string source;  // file name, for reports
   Table table;         // the initial table (version 0)
@@ -62,6 +73,7 @@ struct Scenario {
   std::map<size_t, ExpectedVerdict> expected;  // by transaction index
   std::vector<ExpectedSurvivors> expected_survivors;
   std::optional<std::vector<Row>> expected_table;  // `expect table:` the final live rows
+  std::vector<ExpectedDv> expected_dvs;
 
   // The transactions of the `commit:` lines, in order (history steps excluded).
   std::vector<size_t> commit_order() const;
@@ -89,7 +101,8 @@ std::vector<std::string> unexpected_errors(const ScheduleRun& schedule,
 
 // Walks the timeline: runs each transaction on its snapshot, commits it when the timeline says
 // so, judges every attempt and checks the expectations. Throws InputError when a transaction
-// names a version the table has not reached, or removes a file its snapshot does not have.
+// starts at a version the table has not reached or restores one its snapshot has not, or removes
+// a file its snapshot does not have.
 ScenarioRun run_scenario(const Scenario& scenario);
 
 }  // namespace skipsound

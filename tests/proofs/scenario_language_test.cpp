@@ -1,6 +1,6 @@
 // The scenario language beyond the corpus: the format text the README quotes, the timeline
-// (history steps, `@vN`), the expectations that name winners, files and survivors, MERGE's
-// clauses, and the errors each new directive gives on bad input.
+// (history steps, `@vN`), the expectations that name winners, files, survivors and DVs, MERGE's
+// clauses, RESTORE and INSERT SELECT, and the errors each new directive gives on bad input.
 #include <fstream>
 #include <sstream>
 
@@ -127,6 +127,87 @@ TEST(ScenarioLanguage, BadDirectivesNameTheirLine) {
   EXPECT_NE(error_of(head + "T1: INSERT range id 0 3 ROWS PER FILE 0\ncommit: T1\n").find("ROWS PER FILE must be positive"),
             std::string::npos);
   EXPECT_NE(error_of(head + "step: DELETE\nfile f1: range id 0 1\n").find("file lines come before"), std::string::npos);
+}
+
+// docs/semantics.md §10's tier flags, by their Delta names, each away from its default.
+TEST(ScenarioLanguage, FlagsSetTheirTiers) {
+  const std::string tail = "schema: id long\nfile f0: range id 0 10\nT1: DELETE WHERE id = 1\ncommit: T1\n";
+  const ConflictCheckOptions defaults = parse_scenario(tail, "s.scn").options;
+  const ConflictCheckOptions set =
+      parse_scenario("flag valueExact: off\nflag rowLevelConcurrency: OFF\nflag removedRows: on\n"
+                     "flag excludeNoDataChangeFiles: true\n" + tail, "s.scn").options;
+  EXPECT_TRUE(defaults.value_exact && defaults.row_level_concurrency);
+  EXPECT_FALSE(defaults.removed_rows || defaults.exclude_no_data_change);
+  EXPECT_FALSE(set.value_exact || set.row_level_concurrency);
+  EXPECT_TRUE(set.removed_rows && set.exclude_no_data_change);
+  EXPECT_NE(error_of("flag removedRow: on\n" + tail).find("s.scn:1: unknown flag 'removedRow'"), std::string::npos);
+  EXPECT_NE(error_of("flag removedRows: maybe\n" + tail).find("s.scn:1: expected on or off, got 'maybe'"), std::string::npos);
+}
+
+// docs/semantics.md §10.8: RESTORE re-adds the (path, DV) pairs of the version it names, known
+// only once the steps before it have committed; the DV shrinks.
+TEST(ScenarioLanguage, RestoreTakesTheFilesOfItsVersionWhenItRuns) {
+  const std::string head =
+      "schema: id long, x int\nproperty deletionVectors: on\n"
+      "file f0: [{\"id\": 1, \"x\": 1}, {\"id\": 2, \"x\": 2}, {\"id\": 3, \"x\": 3}]\n"
+      "step: DELETE WHERE id = 1\nstep: DELETE WHERE id = 2\n";
+  const ScenarioRun run = run_text(head + "T1: RESTORE TO VERSION 1\ncommit: T1\nexpect T1: commit\nexpect dv f0: 0\n"
+                                          "expect table: [{\"id\": 2, \"x\": 2}, {\"id\": 3, \"x\": 3}]\n");
+  EXPECT_TRUE(run.mismatches.empty()) << run.mismatches.front();
+  const Transaction& restore = run.transactions[2];
+  EXPECT_TRUE(restore.reads.whole_table);
+  ASSERT_EQ(restore.commit.removes.size(), 1u);
+  EXPECT_EQ(restore.commit.removes[0].deleted, (DeletedRows{0, 1}));
+  ASSERT_EQ(restore.commit.adds.size(), 1u);
+  EXPECT_EQ(restore.commit.adds[0].deleted, (DeletedRows{0}));
+  EXPECT_TRUE(run_text(head + "T1: RESTORE TO VERSION 0\ncommit: T1\nexpect dv f0: none\n").mismatches.empty());
+  // A transaction started at v1 cannot restore v2, although the table has reached it.
+  EXPECT_NE(error_of(head + "T1 @v1: RESTORE TO VERSION 2\ncommit: T1\n")
+                .find("T1: RESTORE TO VERSION 2: the table has no version 2 at its snapshot v1"),
+            std::string::npos)
+      << error_of(head + "T1 @v1: RESTORE TO VERSION 2\ncommit: T1\n");
+  EXPECT_NE(error_of(head + "T1: RESTORE VERSION 1\ncommit: T1\n").find("s.scn:6: expected RESTORE TO VERSION <n>"),
+            std::string::npos);
+}
+
+TEST(ScenarioLanguage, InsertSelectCopiesTheRowsItReadsWithItsAssignments) {
+  const std::string head = "schema: id long, x int\nfile f0: [{\"id\": 1, \"x\": 15}, {\"id\": 2, \"x\": 1}]\n";
+  const ScenarioRun run = run_text(head + "T1: INSERT SELECT SET id = id + 100 WHERE x > 10\ncommit: T1\n"
+                                          "expect table: [{\"id\": 1, \"x\": 15}, {\"id\": 2, \"x\": 1}, {\"id\": 101, \"x\": 15}]\n");
+  EXPECT_TRUE(run.mismatches.empty()) << run.mismatches.front();
+  ASSERT_EQ(run.transactions[0].reads.predicates.size(), 1u);
+  EXPECT_EQ(to_sql(run.transactions[0].reads.predicates[0]), "x > 10");
+  EXPECT_TRUE(run.transactions[0].commit.removes.empty());
+  EXPECT_TRUE(run_text(head + "T1: INSERT SELECT\ncommit: T1\nexpect table: [{\"id\": 1, \"x\": 15}, {\"id\": 2, \"x\": 1}, "
+                              "{\"id\": 1, \"x\": 15}, {\"id\": 2, \"x\": 1}]\n")
+                  .mismatches.empty());
+  EXPECT_NE(error_of(head + "T1: INSERT SELECT id = 5\ncommit: T1\n").find("s.scn:3: expected SET ... or WHERE ..., got 'id = 5'"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "T1: INSERT SELECT SET y = 1\ncommit: T1\n").find("unknown column 'y'"), std::string::npos);
+}
+
+TEST(ScenarioLanguage, DvExpectationsCompareTheOneLiveAddOfAPath) {
+  const std::string disjoint =
+      "schema: id long, x int\nproperty deletionVectors: on\nfile f0: range id 0 100 {\"x\": 1}\n"
+      "file f1: range id 100 110 {\"x\": 1}\n"
+      "T1: DELETE WHERE id = 10\nT2: DELETE WHERE id = 20\ncommit: T1, T2\n";
+  EXPECT_TRUE(run_text(disjoint + "expect dv f0: 20, 10\nexpect dv f0: cardinality 2\nexpect dv f1: none\n").mismatches.empty());
+  const ScenarioRun wrong = run_text(disjoint + "expect dv f0: 10\nexpect dv f0: cardinality 3\nexpect dv f9:\n");
+  ASSERT_EQ(wrong.mismatches.size(), 3u);
+  EXPECT_EQ(wrong.mismatches[0], "dv f0: expected {10}, got {10, 20}");
+  EXPECT_EQ(wrong.mismatches[1], "dv f0: expected cardinality 3, got {10, 20}");
+  EXPECT_EQ(wrong.mismatches[2], "dv f9: expected none, but no add of f9 is live");
+  // docs/semantics.md §10.7 case2-no-repoint: the stale remove leaves the winner's add live.
+  const ScenarioRun stale = run_text(
+      "schema: id long, x int\nproperty deletionVectors: on\nmutant: case2-no-repoint\n"
+      "file f0: [{\"id\": 1, \"x\": 1}, {\"id\": 2, \"x\": 2}, {\"id\": 3, \"x\": 3}]\n"
+      "T1: DELETE WHERE id = 1\nT2: DELETE WHERE id = 2\ncommit: T1, T2\nexpect dv f0: 0, 1\n");
+  ASSERT_EQ(stale.mismatches.size(), 1u);
+  EXPECT_EQ(stale.mismatches[0], "dv f0: expected {0, 1}, but 2 adds of f0 are live (DVs {0} and {0, 1}): a stale remove left one live");
+  EXPECT_NE(error_of(disjoint + "expect dv f0: cardinality\n").find("s.scn:8: expected 'expect dv <file>: cardinality <n>'"),
+            std::string::npos);
+  EXPECT_NE(error_of(disjoint + "expect dv f0: 1, -2\n").find("s.scn:8: a DV position is 0 or more, got '-2'"),
+            std::string::npos);
 }
 
 TEST(ScenarioLanguage, TheReportExplainsKeptFilesAndEndsWithASummary) {
