@@ -542,7 +542,7 @@ class ScenarioParser {
     }
     scenario_.transactions.push_back(ScenarioTransaction{
         name, {}, WriterSettings{name, StatsPresence::Collected, false, false, scenario_.options.mutant},
-        std::nullopt, history_step, 0, {}});
+        std::nullopt, history_step, 0, {}, line_number_});
     scenario_.timeline.push_back({TimelineEvent::Kind::Declare, scenario_.transactions.size() - 1});
     return scenario_.transactions.back();
   }
@@ -1258,17 +1258,28 @@ ScenarioRun run_scenario(const Scenario& scenario) {
     }
     ran[index] = true;
   };
+  // Bad input that only the run finds names the line where its transaction first appears.
+  const auto at_line = [&](size_t index, const auto& step) {
+    try {
+      step();
+    } catch (const InputError& e) {
+      throw InputError(scenario.source + ":" + std::to_string(scenario.transactions[index].line) + ": " +
+                       (e.column() > 0 ? e.render() : e.message()));
+    }
+  };
   for (const TimelineEvent& event : scenario.timeline) {
     const size_t index = event.transaction;
     if (event.kind == TimelineEvent::Kind::Declare) {
       start[index] = scenario.transactions[index].start_version.value_or(driver.latest_version());
       continue;
     }
-    run_on_snapshot(index);
-    driver.commit(index, run.transactions);
+    at_line(index, [&] {
+      run_on_snapshot(index);
+      driver.commit(index, run.transactions);
+    });
   }
   for (size_t index = 0; index < ran.size(); ++index) {
-    if (!ran[index] && start[index] <= driver.latest_version()) run_on_snapshot(index);
+    if (!ran[index] && start[index] <= driver.latest_version()) at_line(index, [&] { run_on_snapshot(index); });
   }
   run.schedule = std::move(driver).finish();
   run.verdicts = judge_schedule(run.transactions, run.schedule);

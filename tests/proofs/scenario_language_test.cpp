@@ -110,10 +110,16 @@ TEST(ScenarioLanguage, AlterTableChangesWhatLaterWritersRecord) {
 
 TEST(ScenarioLanguage, BadDirectivesNameTheirLine) {
   const std::string head = "schema: id long\nfile f0: range id 0 10\n";
-  EXPECT_NE(error_of(head + "T1 @v3: DELETE WHERE id = 1\ncommit: T1\n").find("T1 @v3: the table has no version 3 yet"),
+  // Errors only the run finds name the line where the transaction first appears.
+  EXPECT_NE(error_of(head + "T1 @v3: DELETE WHERE id = 1\ncommit: T1\n").find("s.scn:3: T1 @v3: the table has no version 3 yet"),
             std::string::npos);
-  EXPECT_NE(error_of(head + "T1: REMOVE FILE nope\ncommit: T1\n").find("REMOVE FILE nope: no such live file"),
+  EXPECT_NE(error_of(head + "T1: REMOVE FILE nope\ncommit: T1\n").find("s.scn:3: T1: REMOVE FILE nope: no such live file"),
             std::string::npos);
+  // fuzz_scenario's first finding: the operation's own error, which named no line.
+  EXPECT_EQ(error_of(head + "T1: SELECT\nT2: ALTER TABLE DROP FEATURE nope\ncommit: T1, T2\n"),
+            "s.scn:4: DROP FEATURE nope: the table has no such feature");
+  EXPECT_EQ(error_of(head + "step: ALTER TABLE DROP FEATURE nope\n"),
+            "s.scn:3: DROP FEATURE nope: the table has no such feature");
   EXPECT_NE(error_of(head + "T1: ALTER TABLE SET TBLPROPERTIES ('delta.isolationLevel' = 'Sometimes')\ncommit: T1\n")
                 .find("delta.isolationLevel must be Serializable or WriteSerializable"),
             std::string::npos);
@@ -163,7 +169,7 @@ TEST(ScenarioLanguage, RestoreTakesTheFilesOfItsVersionWhenItRuns) {
   EXPECT_TRUE(run_text(head + "T1: RESTORE TO VERSION 0\ncommit: T1\nexpect dv f0: none\n").mismatches.empty());
   // A transaction started at v1 cannot restore v2, although the table has reached it.
   EXPECT_NE(error_of(head + "T1 @v1: RESTORE TO VERSION 2\ncommit: T1\n")
-                .find("T1: RESTORE TO VERSION 2: the table has no version 2 at its snapshot v1"),
+                .find("s.scn:6: T1: RESTORE TO VERSION 2: the table has no version 2 at its snapshot v1"),
             std::string::npos)
       << error_of(head + "T1 @v1: RESTORE TO VERSION 2\ncommit: T1\n");
   EXPECT_NE(error_of(head + "T1: RESTORE VERSION 1\ncommit: T1\n").find("s.scn:6: expected RESTORE TO VERSION <n>"),
