@@ -135,6 +135,21 @@ TEST(ScenarioLanguage, BadDirectivesNameTheirLine) {
   EXPECT_NE(error_of(head + "step: DELETE\nfile f1: range id 0 1\n").find("file lines come before"), std::string::npos);
 }
 
+// fuzz_scenario found `range id 9append-suppression00500 901001` read as `range id 9 901001`.
+TEST(ScenarioLanguage, RangeBoundsAreWholeIntegersThatFitTheColumn) {
+  const std::string head = "schema: id long, x int\nfile f0: range id 0 10\n";
+  EXPECT_EQ(error_of(head + "file f1: range id 9append 20\n"), "s.scn:3: expected an integer, got '9append'");
+  EXPECT_EQ(error_of(head + "file f1: range id 0 99999999999999999999\n"),
+            "s.scn:3: expected an integer, got '99999999999999999999'");
+  EXPECT_EQ(error_of(head + "file f1: range x 2147483647 2147483649\n"),
+            "s.scn:3: range 2147483647 2147483649 does not fit column x's type int");
+  EXPECT_EQ(error_of(head + "file f1: range x -2147483649 0\n"),
+            "s.scn:3: range -2147483649 0 does not fit column x's type int");
+  const Scenario top = parse_scenario(head + "file f1: range x 2147483646 2147483648\nT1: SELECT\ncommit: T1\n", "s.scn");
+  EXPECT_EQ(top.table.files().size(), 2u);
+  EXPECT_EQ(error_of(head + "T1 @v1x: SELECT\n"), "s.scn:3: expected an integer, got '1x'");
+}
+
 // docs/semantics.md §10's tier flags, by their Delta names, each away from its default.
 TEST(ScenarioLanguage, FlagsSetTheirTiers) {
   const std::string tail = "schema: id long\nfile f0: range id 0 10\nT1: DELETE WHERE id = 1\ncommit: T1\n";
