@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -18,6 +19,7 @@
 #include "model/stats/stats_widening.h"
 #include "model/values/ascii_text.h"
 #include "model/values/exact_json.h"
+#include "model/values/types.h"
 #include "proofs/serial_oracle.h"
 
 namespace skipsound {
@@ -333,11 +335,25 @@ class ScenarioParser {
     }
   }
 
-  static int parse_int(const std::string& text) {
+  // The whole text, an integer: `range id 9x 10` is refused, not read as `range id 9 10`.
+  static long long parse_long(const std::string& text) {
     size_t used = 0;
-    const int value = std::stoi(text, &used);
-    if (used != text.size()) throw InputError("expected an integer, got '" + text + "'");
+    long long value = 0;
+    try {
+      value = std::stoll(text, &used);
+    } catch (const std::logic_error&) {
+      used = 0;
+    }
+    if (used == 0 || used != text.size()) throw InputError("expected an integer, got '" + text + "'");
     return value;
+  }
+
+  static int parse_int(const std::string& text) {
+    const long long value = parse_long(text);
+    if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
+      throw InputError("expected a 32-bit integer, got '" + text + "'");
+    }
+    return static_cast<int>(value);
   }
 
   // The seeds' flag and docs/semantics.md §10's tier flags, by their Delta names (Case 1b: skipsound's).
@@ -411,8 +427,12 @@ class ScenarioParser {
     if (!leaf || !is_integral(leaf->type.kind)) {
       throw InputError("range needs an integral column, got '" + column + "'");
     }
-    const long long from = std::stoll(from_text), to = std::stoll(to_text);
+    const long long from = parse_long(from_text), to = parse_long(to_text);
     if (to < from) throw InputError("range bounds out of order");
+    if (from < integral_min(leaf->type.kind) || (to > from && to - 1 > integral_max(leaf->type.kind))) {
+      throw InputError("range " + from_text + " " + to_text + " does not fit column " + column + "'s type " +
+                       type_name(leaf->type));
+    }
     // Unsigned: the width of [-2^63, 2^63) does not fit a long long.
     if (static_cast<unsigned long long>(to) - static_cast<unsigned long long>(from) > room) throw rows_limit_error();
     rest = trim_whitespace(rest);
@@ -542,7 +562,7 @@ class ScenarioParser {
     }
     scenario_.transactions.push_back(ScenarioTransaction{
         name, {}, WriterSettings{name, StatsPresence::Collected, false, false, scenario_.options.mutant},
-        std::nullopt, history_step, 0, {}});
+        std::nullopt, history_step, 0, {}, line_number_});
     scenario_.timeline.push_back({TimelineEvent::Kind::Declare, scenario_.transactions.size() - 1});
     return scenario_.transactions.back();
   }
@@ -1258,17 +1278,28 @@ ScenarioRun run_scenario(const Scenario& scenario) {
     }
     ran[index] = true;
   };
+  // Bad input that only the run finds names the line where its transaction first appears.
+  const auto at_line = [&](size_t index, const auto& step) {
+    try {
+      step();
+    } catch (const InputError& e) {
+      throw InputError(scenario.source + ":" + std::to_string(scenario.transactions[index].line) + ": " +
+                       (e.column() > 0 ? e.render() : e.message()));
+    }
+  };
   for (const TimelineEvent& event : scenario.timeline) {
     const size_t index = event.transaction;
     if (event.kind == TimelineEvent::Kind::Declare) {
       start[index] = scenario.transactions[index].start_version.value_or(driver.latest_version());
       continue;
     }
-    run_on_snapshot(index);
-    driver.commit(index, run.transactions);
+    at_line(index, [&] {
+      run_on_snapshot(index);
+      driver.commit(index, run.transactions);
+    });
   }
   for (size_t index = 0; index < ran.size(); ++index) {
-    if (!ran[index] && start[index] <= driver.latest_version()) run_on_snapshot(index);
+    if (!ran[index] && start[index] <= driver.latest_version()) at_line(index, [&] { run_on_snapshot(index); });
   }
   run.schedule = std::move(driver).finish();
   run.verdicts = judge_schedule(run.transactions, run.schedule);

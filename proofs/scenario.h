@@ -31,6 +31,7 @@ struct ScenarioTransaction {
   // `RESTORE TO VERSION n`, by operation index: that operation's restore_to is filled from
   // version n of the log when the transaction runs, the only time that version's files are known.
   std::map<size_t, int64_t> restore_versions;
+  int line = 0;  // the line where it first appears: errors found only when it runs name it
 };
 
 // The file, in order: a transaction is declared (its snapshot is the latest version then,
@@ -100,9 +101,10 @@ std::vector<std::string> unexpected_errors(const ScheduleRun& schedule,
                                            const std::vector<Transaction>& transactions);
 
 // Walks the timeline: runs each transaction on its snapshot, commits it when the timeline says
-// so, judges every attempt and checks the expectations. Throws InputError when a transaction
-// starts at a version the table has not reached or restores one its snapshot has not, or removes
-// a file its snapshot does not have.
+// so, judges every attempt and checks the expectations. Throws InputError "<source>:<line>: ..."
+// (the transaction's first line) when a transaction starts at a version the table has not
+// reached or restores one its snapshot has not, removes a file its snapshot does not have, or
+// an operation refuses its snapshot (e.g. DROP FEATURE of a feature the table lacks).
 ScenarioRun run_scenario(const Scenario& scenario);
 
 }  // namespace skipsound

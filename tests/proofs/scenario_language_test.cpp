@@ -110,10 +110,16 @@ TEST(ScenarioLanguage, AlterTableChangesWhatLaterWritersRecord) {
 
 TEST(ScenarioLanguage, BadDirectivesNameTheirLine) {
   const std::string head = "schema: id long\nfile f0: range id 0 10\n";
-  EXPECT_NE(error_of(head + "T1 @v3: DELETE WHERE id = 1\ncommit: T1\n").find("T1 @v3: the table has no version 3 yet"),
+  // Errors only the run finds name the line where the transaction first appears.
+  EXPECT_NE(error_of(head + "T1 @v3: DELETE WHERE id = 1\ncommit: T1\n").find("s.scn:3: T1 @v3: the table has no version 3 yet"),
             std::string::npos);
-  EXPECT_NE(error_of(head + "T1: REMOVE FILE nope\ncommit: T1\n").find("REMOVE FILE nope: no such live file"),
+  EXPECT_NE(error_of(head + "T1: REMOVE FILE nope\ncommit: T1\n").find("s.scn:3: T1: REMOVE FILE nope: no such live file"),
             std::string::npos);
+  // fuzz_scenario's first finding: the operation's own error, which named no line.
+  EXPECT_EQ(error_of(head + "T1: SELECT\nT2: ALTER TABLE DROP FEATURE nope\ncommit: T1, T2\n"),
+            "s.scn:4: DROP FEATURE nope: the table has no such feature");
+  EXPECT_EQ(error_of(head + "step: ALTER TABLE DROP FEATURE nope\n"),
+            "s.scn:3: DROP FEATURE nope: the table has no such feature");
   EXPECT_NE(error_of(head + "T1: ALTER TABLE SET TBLPROPERTIES ('delta.isolationLevel' = 'Sometimes')\ncommit: T1\n")
                 .find("delta.isolationLevel must be Serializable or WriteSerializable"),
             std::string::npos);
@@ -127,6 +133,21 @@ TEST(ScenarioLanguage, BadDirectivesNameTheirLine) {
   EXPECT_NE(error_of(head + "T1: INSERT range id 0 3 ROWS PER FILE 0\ncommit: T1\n").find("ROWS PER FILE must be positive"),
             std::string::npos);
   EXPECT_NE(error_of(head + "step: DELETE\nfile f1: range id 0 1\n").find("file lines come before"), std::string::npos);
+}
+
+// fuzz_scenario found `range id 9append-suppression00500 901001` read as `range id 9 901001`.
+TEST(ScenarioLanguage, RangeBoundsAreWholeIntegersThatFitTheColumn) {
+  const std::string head = "schema: id long, x int\nfile f0: range id 0 10\n";
+  EXPECT_EQ(error_of(head + "file f1: range id 9append 20\n"), "s.scn:3: expected an integer, got '9append'");
+  EXPECT_EQ(error_of(head + "file f1: range id 0 99999999999999999999\n"),
+            "s.scn:3: expected an integer, got '99999999999999999999'");
+  EXPECT_EQ(error_of(head + "file f1: range x 2147483647 2147483649\n"),
+            "s.scn:3: range 2147483647 2147483649 does not fit column x's type int");
+  EXPECT_EQ(error_of(head + "file f1: range x -2147483649 0\n"),
+            "s.scn:3: range -2147483649 0 does not fit column x's type int");
+  const Scenario top = parse_scenario(head + "file f1: range x 2147483646 2147483648\nT1: SELECT\ncommit: T1\n", "s.scn");
+  EXPECT_EQ(top.table.files().size(), 2u);
+  EXPECT_EQ(error_of(head + "T1 @v1x: SELECT\n"), "s.scn:3: expected an integer, got '1x'");
 }
 
 // docs/semantics.md §10's tier flags, by their Delta names, each away from its default.
@@ -163,7 +184,7 @@ TEST(ScenarioLanguage, RestoreTakesTheFilesOfItsVersionWhenItRuns) {
   EXPECT_TRUE(run_text(head + "T1: RESTORE TO VERSION 0\ncommit: T1\nexpect dv f0: none\n").mismatches.empty());
   // A transaction started at v1 cannot restore v2, although the table has reached it.
   EXPECT_NE(error_of(head + "T1 @v1: RESTORE TO VERSION 2\ncommit: T1\n")
-                .find("T1: RESTORE TO VERSION 2: the table has no version 2 at its snapshot v1"),
+                .find("s.scn:6: T1: RESTORE TO VERSION 2: the table has no version 2 at its snapshot v1"),
             std::string::npos)
       << error_of(head + "T1 @v1: RESTORE TO VERSION 2\ncommit: T1\n");
   EXPECT_NE(error_of(head + "T1: RESTORE VERSION 1\ncommit: T1\n").find("s.scn:6: expected RESTORE TO VERSION <n>"),

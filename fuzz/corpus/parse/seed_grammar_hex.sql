@@ -1,0 +1,1 @@
+hex(s) = '6162' OR hex(a) = 'FF' AND hex(bin) <> hex(l) OR hex(-1) = s

@@ -1,0 +1,1 @@
+isnull(a) OR isnotnull(s) AND NOT isnull(a + 1) OR isnotnull(b AND a > 0)
