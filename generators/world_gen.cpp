@@ -320,10 +320,30 @@ std::vector<WorldRow> shuffled_live_rows(const WorldFile& file) {
   return rows;
 }
 
+std::vector<WorldRow> slice(const std::vector<WorldRow>& rows, size_t begin, size_t end) {
+  return {rows.begin() + static_cast<std::ptrdiff_t>(begin), rows.begin() + static_cast<std::ptrdiff_t>(end)};
+}
+
 std::vector<int64_t> ids_of(const std::vector<WorldRow>& rows, size_t begin, size_t end) {
   std::vector<int64_t> ids;
-  for (size_t i = begin; i < end; ++i) ids.push_back(rows[i].id);
+  for (const WorldRow& r : slice(rows, begin, end)) ids.push_back(r.id);
   return ids;
+}
+
+// A read, then an append: not blind (isBlindAppend=false), so the append check judges its read.
+WorldTransaction reading_append(const Context& c, size_t txn) {
+  WorldTransaction t;
+  t.operations = {"SELECT WHERE " + predicate(c), insert_op(c, txn)};
+  t.not_blind = true;
+  return t;
+}
+
+// INSERT INTO t SELECT: appends copies of the rows it reads, so what it writes depends on them.
+// Its copies get ids of their own: insert_op's are 1000 * (txn + 1) + j with j < 3.
+WorldTransaction self_reading_insert(const Context& c, size_t txn) {
+  WorldTransaction t;
+  t.operations = {"INSERT SELECT SET id = id + " + std::to_string(1000 * (txn + 1) + 100) + " WHERE " + predicate(c)};
+  return t;
 }
 
 // A loser that is not row-local (docs/semantics.md §10.2 (c)): a MERGE whose NOT MATCHED clause
@@ -347,10 +367,7 @@ std::vector<WorldTransaction> same_file_pair(const Context& c, bool overlap) {
   const size_t a = *uniform_in<size_t>(1, rows.size());  // at least 2 live rows: a < size
   const size_t b = overlap ? *uniform_in<size_t>(0, a) : *uniform_in<size_t>(a, rows.size());
   const size_t e = *uniform_in<size_t>(b + 1, rows.size() + 1);
-  WorldTransaction second = one_in(3) ? non_local_merge(c, {rows.begin() + static_cast<std::ptrdiff_t>(b),
-                                                            rows.begin() + static_cast<std::ptrdiff_t>(e)},
-                                                        rows.front())
-                                      : by_ids(c, ids_of(rows, b, e));
+  WorldTransaction second = one_in(3) ? non_local_merge(c, slice(rows, b, e), rows.front()) : by_ids(c, ids_of(rows, b, e));
   return {by_ids(c, ids_of(rows, 0, a)), std::move(second)};
 }
 
@@ -372,7 +389,7 @@ std::vector<WorldTransaction> image_files_pair(const Context& c) {
   if (one_in(2)) {
     imager.operations.push_back("UPDATE SET x = " + std::to_string(v) + " WHERE id IN (" + id_list(ids_of(rows, 0, a)) + ")");
   } else {
-    std::vector<WorldRow> source(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(a));
+    std::vector<WorldRow> source = slice(rows, 0, a);
     for (WorldRow& r : source) r.x = v;
     imager.operations.push_back("MERGE USING " + rows_json(source) + " ON t.id = s.id WHEN MATCHED THEN UPDATE SET x = s.x");
   }
@@ -411,12 +428,9 @@ std::vector<WorldTransaction> restore_transactions(const Context& c, int latest_
   WorldTransaction other;
   switch (*uniform_in(0, 4)) {
     case 0: other = by_ids(c, ids_of(rows, b, e)); break;
-    case 1: other = non_local_merge(c, {rows.begin() + static_cast<std::ptrdiff_t>(b), rows.begin() + static_cast<std::ptrdiff_t>(e)}, rows.front()); break;
-    case 2:
-      other.operations = {"SELECT WHERE " + predicate(c), insert_op(c, 1)};
-      other.not_blind = true;
-      break;
-    default: other.operations = {"INSERT SELECT SET id = id + 2100 WHERE " + predicate(c)}; break;
+    case 1: other = non_local_merge(c, slice(rows, b, e), rows.front()); break;
+    case 2: other = reading_append(c, 1); break;
+    default: other = self_reading_insert(c, 1); break;
   }
   return {restore, other};
 }
@@ -424,17 +438,11 @@ std::vector<WorldTransaction> restore_transactions(const Context& c, int latest_
 // Beside an OPTIMIZE (dataChange=false): DML on the files it compacts, blind and reading
 // appends, and a self-reading INSERT SELECT.
 WorldTransaction no_data_change_transaction(const Context& c, size_t txn) {
-  WorldTransaction t;
   switch (*uniform_in(0, 4)) {
-    case 0:
-      t.operations = {"SELECT WHERE " + predicate(c), insert_op(c, txn)};
-      t.not_blind = true;
-      break;
-    // Its images get ids of their own: insert_op's are 1000 * (txn + 1) + j with j < 3.
-    case 1: t.operations = {"INSERT SELECT SET id = id + " + std::to_string(1000 * (txn + 1) + 100) + " WHERE " + predicate(c)}; break;
-    default: t = plain_transaction(c, txn, 4); break;
+    case 0: return reading_append(c, txn);
+    case 1: return self_reading_insert(c, txn);
+    default: return plain_transaction(c, txn, 4);
   }
-  return t;
 }
 
 void draw_table(World& w) {

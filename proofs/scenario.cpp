@@ -1270,12 +1270,8 @@ ScenarioRun run_scenario(const Scenario& scenario) {
     const Table& snapshot = driver.at_version(start[index]);
     check_removed_files_exist(t, snapshot);
     check_columns_exist(t, snapshot, t.bound_width);
-    if (t.restore_versions.empty()) {
-      run.transactions[index] = run_transaction(t.name, snapshot, t.operations, t.settings, planner);
-    } else {
-      run.transactions[index] =
-          run_transaction(t.name, snapshot, with_restored_files(t, driver, snapshot.version()), t.settings, planner);
-    }
+    run.transactions[index] =
+        run_transaction(t.name, snapshot, with_restored_files(t, driver, snapshot.version()), t.settings, planner);
     ran[index] = true;
   };
   // Bad input that only the run finds names the line where its transaction first appears.
