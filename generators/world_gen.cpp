@@ -541,6 +541,8 @@ constexpr EnumNames kTierNames{std::to_array<EnumName<Tier>>({
     {Tier::Case1b, "case1b-removed-rows"},
     {Tier::Case3, "case3-no-data-change"},
 })};
+// CategoryStats keeps one TierSplit per tier, indexed by the enum's value.
+static_assert(kTierNames.size() == kTierCount);
 
 }  // namespace
 

@@ -34,6 +34,8 @@ class EnumNames {
     return std::nullopt;
   }
 
+  static constexpr std::size_t size() { return N; }
+
   // In table order.
   std::vector<E> values() const {
     std::vector<E> out;
