@@ -7,8 +7,10 @@
 #include <set>
 
 #include "model/sql/evaluator.h"
+#include "model/sql/like.h"
 #include "model/sql/printer.h"
 #include "model/values/utf8.h"
+#include "smt/like_cells.h"
 
 namespace skipsound::smt {
 namespace {
@@ -70,6 +72,7 @@ struct Column {
   int leaf = -1;
   DataType type;
   std::vector<Value> points;  // the atoms' literals and the allowance's bounds
+  std::vector<LikePattern> patterns;  // LIKE patterns that are no single prefix (smt/like_cells.h)
   const ColumnAllowance* allowance = nullptr;
   std::vector<Value> candidates;
   std::vector<int> atoms;
@@ -95,20 +98,12 @@ bool is_literal(const Expr& e) { return e.kind == ExprKind::Literal; }
 bool is_bound_column(const Expr& e) { return e.kind == ExprKind::Column && e.leaf >= 0; }
 
 // The end points of "starts with prefix": the prefix and the least string above all it starts.
-std::optional<std::vector<Value>> prefix_points(const std::string& prefix) {
+std::vector<Value> prefix_points(const std::string& prefix) {
   std::vector<Value> points{Value::string(prefix)};
   if (const auto end = prefix_successor(prefix)) points.push_back(Value::string(*end));
   return points;
 }
 
-// LIKE 'p' or 'p%' (no other wildcard, no escape): the end points p and, for 'p%', the least
-// string above all strings starting with p. nullopt for any other pattern.
-std::optional<std::vector<Value>> like_points(const std::string& pattern) {
-  const size_t special = pattern.find_first_of("%_\\");
-  if (special == std::string::npos) return std::vector<Value>{Value::string(pattern)};
-  if (special != pattern.size() - 1 || pattern.back() != '%') return std::nullopt;
-  return prefix_points(pattern.substr(0, special));
-}
 
 std::pair<int64_t, int64_t> int64_domain(TypeKind k) {
   if (is_integral(k)) return {integral_min(k), integral_max(k)};
@@ -188,17 +183,25 @@ Candidates decimal_candidates(const DataType& type, const std::vector<Value>& po
 }
 
 // Code-point (byte) order: "" is least, and s followed by U+0000 (byte 0) is the least value
-// above s.
-Candidates string_candidates(const DataType& type, const std::vector<Value>& points) {
+// above s. With patterns, each cell between end points also gets one string per set of patterns
+// some string of the cell matches.
+Candidates string_candidates(const DataType& type, const std::vector<Value>& points,
+                             const std::vector<LikePattern>& patterns) {
   const bool binary = type.kind == TypeKind::Binary;
   const auto make = [&](std::string bytes) { return binary ? Value::binary(std::move(bytes)) : Value::string(std::move(bytes)); };
   std::vector<Value> out{make("")};
+  std::vector<std::string> ends;
   for (const Value& p : points) {
     const std::string& s = p.as_string();
     if (!binary && !is_valid_utf8(s)) return std::nullopt;
     out.push_back(p);
     out.push_back(make(s + std::string(1, '\0')));
+    ends.push_back(s);
   }
+  if (patterns.empty()) return out;
+  std::optional<std::vector<std::string>> cells = like_cell_witnesses(std::move(ends), patterns);
+  if (!cells) return std::nullopt;
+  for (std::string& s : *cells) out.push_back(make(std::move(s)));
   return out;
 }
 
@@ -219,7 +222,7 @@ std::optional<Value> as_point_of(const Value& literal, const DataType& column) {
 }
 
 // The shortest string a LIKE pattern matches, with 'a' for each '_' (a guess for witnesses).
-std::string like_match(const std::string& pattern) {
+std::string shortest_like_match(const std::string& pattern) {
   std::string out;
   for (size_t i = 0; i < pattern.size(); ++i) {
     if (pattern[i] == '\\' && i + 1 < pattern.size()) out += pattern[++i];  // an escaped character
@@ -243,7 +246,7 @@ Candidates non_null_candidates(const Column& c) {
   if (is_int64_backed(k)) return int64_candidates(c.type, c.points);
   if (is_floating(k)) return floating_candidates(c.type, c.points);
   if (k == TypeKind::Decimal) return decimal_candidates(c.type, c.points);
-  return string_candidates(c.type, c.points);
+  return string_candidates(c.type, c.points, c.patterns);
 }
 
 void add_allowance_points(const ColumnAllowance& a, std::vector<Value>& points) {
@@ -308,7 +311,7 @@ class IntervalDecider {
 
   int column_index(int leaf) {
     const auto [it, added] = column_of_leaf_.emplace(leaf, static_cast<int>(columns_.size()));
-    if (added) columns_.push_back(Column{leaf, schema_.leaves().at(leaf).type, {}, nullptr, {}, {}});
+    if (added) columns_.push_back(Column{leaf, schema_.leaves().at(leaf).type, {}, {}, nullptr, {}, {}});
     return it->second;
   }
 
@@ -334,6 +337,7 @@ class IntervalDecider {
   struct AtomShape {
     int leaf = -1;
     std::vector<Value> points;
+    std::vector<LikePattern> patterns;
   };
 
   std::optional<AtomShape> atom_shape(const Expr& e) const {
@@ -346,11 +350,11 @@ class IntervalDecider {
       case ExprKind::Literal: return AtomShape{};
       case ExprKind::Column:
         if (!is_bound_column(e) || e.type.kind != TypeKind::Boolean) return std::nullopt;
-        return AtomShape{e.leaf, {}};
+        return AtomShape{e.leaf, {}, {}};
       case ExprKind::IsNull:
       case ExprKind::IsNotNull:
         if (!is_bound_column(*e.children[0])) return std::nullopt;
-        return AtomShape{e.children[0]->leaf, {}};
+        return AtomShape{e.children[0]->leaf, {}, {}};
       case ExprKind::Compare: {
         if (all_literals(0)) return AtomShape{};
         const bool column_first = is_bound_column(*e.children[0]);
@@ -366,14 +370,17 @@ class IntervalDecider {
         for (size_t i = 1; i < e.children.size(); ++i) literals.push_back(e.children[i].get());
         return with_literals(*e.children[0], literals);
       }
-      case ExprKind::Like: return like_shape(e);
-      case ExprKind::Call: return starts_with_shape(e);
+      case ExprKind::Like:
+      case ExprKind::LikeAny:
+      case ExprKind::LikeAll: return like_shape(e);
+      case ExprKind::RLike: return regex_shape(e);
+      case ExprKind::Call: return string_function_shape(e);
       default: return std::nullopt;
     }
   }
 
   static std::optional<AtomShape> with_literals(const Expr& column, const std::vector<const Expr*>& literals) {
-    AtomShape shape{column.leaf, {}};
+    AtomShape shape{column.leaf, {}, {}};
     for (const Expr* l : literals) {
       if (l->literal.is_null()) continue;
       if (!same_domain(l->literal.type, column.type)) return std::nullopt;  // a coercion: Z3's to decide
@@ -382,27 +389,83 @@ class IntervalDecider {
     return shape;
   }
 
-  // A string column against a string literal (or NULL), the shape LIKE and startswith share.
-  static std::optional<AtomShape> string_literal_shape(const Expr& e,
-                                                       std::optional<std::vector<Value>> (*points_of)(const std::string&)) {
-    if (e.children.size() != 2) return std::nullopt;
-    const Expr& column = *e.children[0];
-    const Expr& literal = *e.children[1];
-    // The points read the default escape only; an ESCAPE pattern (a third child) is Z3's to decide.
-    if (!is_bound_column(column) || column.type.kind != TypeKind::String || !is_literal(literal)) return std::nullopt;
-    if (literal.literal.is_null()) return AtomShape{column.leaf, {}};
-    if (literal.literal.type.kind != TypeKind::String) return std::nullopt;
-    std::optional<std::vector<Value>> points = points_of(literal.literal.as_string());
-    if (!points) return std::nullopt;
-    return AtomShape{column.leaf, std::move(*points)};
+  // How a string column matches one pattern: a literal is one end point, a literal prefix two
+  // (the prefix and the least string above all it starts), anything else a pattern for
+  // smt/like_cells.h.
+  static void add_pattern(LikePattern tokens, AtomShape& shape) {
+    const auto is_literal_token = [](const LikeToken& t) { return t.kind == LikeToken::Kind::Literal; };
+    const size_t literals = static_cast<size_t>(
+        std::find_if_not(tokens.begin(), tokens.end(), is_literal_token) - tokens.begin());
+    std::vector<char32_t> prefix;
+    for (size_t i = 0; i < literals; ++i) prefix.push_back(tokens[i].literal);
+    if (literals == tokens.size()) {
+      shape.points.push_back(Value::string(encode_utf8(prefix)));
+    } else if (literals + 1 == tokens.size() && tokens.back().kind == LikeToken::Kind::AnyRun) {
+      for (Value& p : prefix_points(encode_utf8(prefix))) shape.points.push_back(std::move(p));
+    } else {
+      shape.patterns.push_back(std::move(tokens));
+    }
   }
 
-  static std::optional<AtomShape> like_shape(const Expr& e) { return string_literal_shape(e, like_points); }
+  // A string column matched against string literals (NULLs only make the atom NULL); `tokens_of`
+  // reads one literal as a pattern, nullopt when it misuses its escape (the evaluator refuses it).
+  template <typename TokensOf>
+  static std::optional<AtomShape> pattern_shape(const Expr& e, size_t literals_end, TokensOf tokens_of) {
+    const Expr& column = *e.children[0];
+    if (!is_bound_column(column) || column.type.kind != TypeKind::String) return std::nullopt;
+    AtomShape shape{column.leaf, {}, {}};
+    for (size_t i = 1; i < literals_end; ++i) {
+      const Expr& literal = *e.children[i];
+      if (!is_literal(literal)) return std::nullopt;
+      if (literal.literal.is_null()) continue;
+      if (literal.literal.type.kind != TypeKind::String) return std::nullopt;
+      std::optional<LikePattern> tokens = tokens_of(literal.literal.as_string());
+      if (!tokens) return std::nullopt;
+      add_pattern(std::move(*tokens), shape);
+    }
+    return shape;
+  }
 
-  // startswith(s, 'p') is s LIKE 'p%' with p taken literally: TRUE exactly on [p, successor of p).
-  static std::optional<AtomShape> starts_with_shape(const Expr& e) {
-    if (e.function != "startswith" || !e.deterministic) return std::nullopt;
-    return string_literal_shape(e, prefix_points);
+  // LIKE with its escape (an ESCAPE clause is the third child), LIKE ANY and LIKE ALL (their
+  // patterns use the default escape).
+  static std::optional<AtomShape> like_shape(const Expr& e) {
+    const bool with_escape = e.kind == ExprKind::Like;
+    if (with_escape && e.children.size() > 2 && !is_literal(*e.children[2])) return std::nullopt;
+    const char32_t escape = with_escape ? like_escape(e) : U'\\';
+    const size_t literals_end = with_escape ? 2 : e.children.size();
+    return pattern_shape(e, literals_end, [&](const std::string& p) { return like_tokens(p, escape); });
+  }
+
+  // The strings that contain `text` literally, at the start and/or the end when anchored there.
+  static LikePattern literal_pattern(const std::string& text, bool at_start, bool at_end) {
+    LikePattern tokens;
+    if (!at_start) tokens.push_back({LikeToken::Kind::AnyRun});
+    for (const char32_t c : decode_utf8(text)) tokens.push_back({LikeToken::Kind::Literal, c});
+    if (!at_end) tokens.push_back({LikeToken::Kind::AnyRun});
+    return tokens;
+  }
+
+  // startswith(s, 'x'), endswith(s, 'x') and contains(s, 'x') are s LIKE 'x%', '%x' and '%x%'
+  // with x taken literally.
+  static std::optional<AtomShape> string_function_shape(const Expr& e) {
+    const bool starts = e.function == "startswith";
+    const bool ends = e.function == "endswith";
+    if ((!starts && !ends && e.function != "contains") || !e.deterministic || e.children.size() != 2)
+      return std::nullopt;
+    return pattern_shape(e, 2, [&](const std::string& x) -> std::optional<LikePattern> {
+      return literal_pattern(x, starts, ends);
+    });
+  }
+
+  // RLIKE finds its regex anywhere (Java's Matcher.find): a regex of plain characters, perhaps
+  // after '^', is contains(s, 'x') or startswith(s, 'x'). Other regexes are opaque.
+  static std::optional<AtomShape> regex_shape(const Expr& e) {
+    return pattern_shape(e, 2, [](const std::string& regex) -> std::optional<LikePattern> {
+      const bool anchored = !regex.empty() && regex[0] == '^';
+      const std::string text = regex.substr(anchored ? 1 : 0);
+      if (text.find_first_of("\\^$.|?*+()[]{}") != std::string::npos) return std::nullopt;
+      return literal_pattern(text, anchored, false);
+    });
   }
 
   std::optional<int> compile_atom(const Expr& e) {
@@ -413,6 +476,7 @@ class IntervalDecider {
       atom.column = column_index(shape->leaf);
       Column& c = columns_[atom.column];
       c.points.insert(c.points.end(), shape->points.begin(), shape->points.end());
+      c.patterns.insert(c.patterns.end(), shape->patterns.begin(), shape->patterns.end());
       c.atoms.push_back(static_cast<int>(atoms_.size()));
     }
     atoms_.push_back(std::move(atom));
@@ -444,7 +508,7 @@ class IntervalDecider {
       for (const Value& literal : opaque_literals_) {
         std::optional<Value> point = as_point_of(literal, c.type);
         if (!point) continue;
-        if (c.type.kind == TypeKind::String) add_pattern_matches(c, like_match(point->as_string()));
+        if (c.type.kind == TypeKind::String) add_pattern_matches(c, shortest_like_match(point->as_string()));
         c.points.push_back(std::move(*point));
       }
     }

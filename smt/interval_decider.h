@@ -10,8 +10,12 @@
 //
 // The fragment: AND, OR, NOT, IS [NOT] NULL over atoms; an atom is a constant, a boolean column,
 // or one column (boolean, integral, date, timestamp, float, double, decimal or string) compared
-// with literals of its own type: = <> < <= > >= <=>, [NOT] IN, [NOT] BETWEEN, LIKE with a
-// pattern 'p' or 'p%' without other wildcards or escapes, and startswith(s, 'p').
+// with literals of its own type: = <> < <= > >= <=>, [NOT] IN, [NOT] BETWEEN, LIKE (with any
+// pattern and ESCAPE), LIKE ANY, LIKE ALL, startswith, endswith, contains, and RLIKE of a regex of
+// plain characters with or without a leading '^'. A pattern that is
+// no literal or literal prefix is not constant between end points: for it, each cell between end
+// points gets one value per set of patterns some string of the cell matches (smt/like_cells.h),
+// which keeps the search exact.
 //
 // Any other atom (column against column, arithmetic, casts, calls, other LIKE patterns, a literal
 // whose type differs from its column's) is opaque: a free truth value. If no row makes the

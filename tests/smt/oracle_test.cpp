@@ -417,7 +417,10 @@ TEST(Oracle, SparksPredicateFormsAreEncodedExactly) {
   expect_unsat(c, "d = current_date() AND d <> current_date()");
   expect_unsat(c, "current_timestamp() <> now()");
   expect_sat(c, "d = current_date()");
-  const OracleResult r = c.ask("s RLIKE '^q'");
+  // A regex of plain characters is the interval procedure's own (a prefix here); Z3 over-
+  // approximates every RLIKE, so it never proves one Unsat.
+  expect_unsat(c, "s RLIKE '^q'");
+  const OracleResult r = c.ask("s RLIKE '^q.'");
   EXPECT_NE(verdict_of(r), OracleVerdict::Unsat) << "RLIKE is over-approximated: " << describe(r, c.schema);
 }
 
