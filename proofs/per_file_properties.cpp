@@ -273,7 +273,8 @@ DecisionCheck judge_decision(const TableShape& table, const GeneratedFile& file,
   }
   if (oracle != nullptr && should_ask(options.oracle_use, check.production.verdict)) {
     const FileEvidence evidence = file_evidence(table, file);
-    apply_oracle(check, oracle->check(predicate, table.schema, evidence), predicate, table.schema, evidence);
+    const smt::Effort effort = skipped ? smt::Effort::Proof : smt::Effort::Classify;
+    apply_oracle(check, oracle->check(predicate, table.schema, evidence, effort), predicate, table.schema, evidence);
     check.oracle_smt2 = oracle->last_smt2();
   }
   return check;

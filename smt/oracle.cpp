@@ -1,5 +1,6 @@
 #include "smt/oracle.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 
@@ -78,7 +79,7 @@ std::optional<std::string> recheck(const Expr& predicate, const Sat& sat, const 
 
 // The question in Z3 (`allowance` is possible).
 OracleResult ask_z3(z3::context& ctx, z3::solver& solver, bool& abandoned, const OracleOptions& options,
-                    std::string& last_smt2,
+                    const SolverLimits& limits, std::string& last_smt2,
                     const ExprPtr& predicate, const Schema& schema, const RowAllowance& allowance) {
   const std::set<int> referenced = referenced_leaves(*predicate);
   const AllowanceSlice slice = slice_allowance(allowance, referenced, schema.leaves().size());
@@ -97,6 +98,7 @@ OracleResult ask_z3(z3::context& ctx, z3::solver& solver, bool& abandoned, const
     split_conjuncts(predicate, conjuncts);
     for (const ExprPtr& c : conjuncts) labelled.push_back({encoder.is_true(*c), "pred: " + to_sql(c)});
 
+    apply_limits(solver, limits);
     const ScopedPush scope(solver);
     std::vector<z3::expr> plain = row.type_constraints();
     for (const z3::expr& t : row.type_constraints()) solver.add(t);
@@ -137,7 +139,7 @@ OracleResult ask_z3(z3::context& ctx, z3::solver& solver, bool& abandoned, const
       const double elapsed_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
       abandoned = true;
-      return Unknown{"z3: " + unknown_reason(solver, options.limits, elapsed_ms)};
+      return Unknown{"z3: " + unknown_reason(solver, limits, elapsed_ms)};
     }
     OracleResult result = Unknown{problem};
     if (outcome == z3::unsat) {
@@ -194,9 +196,7 @@ OracleCounters& OracleCounters::operator+=(const OracleCounters& o) {
   return *this;
 }
 
-Oracle::Oracle(OracleOptions options) : state_(std::make_unique<State>()), options_(options) {
-  apply_limits(state_->solver, options.limits);
-}
+Oracle::Oracle(OracleOptions options) : state_(std::make_unique<State>()), options_(options) {}
 
 Oracle::~Oracle() = default;
 
@@ -204,11 +204,21 @@ Oracle::~Oracle() = default;
 // later check crashes (README "Z3 crashes"): the next query gets a fresh context and solver.
 void Oracle::renew_solver() {
   state_ = std::make_unique<State>();
-  apply_limits(state_->solver, options_.limits);
   ++counters_.renewals;
 }
 
-OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const FileEvidence& file) {
+// A classification never gets more than a proof would.
+SolverLimits Oracle::limits_for(Effort effort) const {
+  if (effort == Effort::Proof) return options_.limits;
+  SolverLimits limits = options_.classify_limits;
+  limits.resource_limit = std::min(limits.resource_limit, options_.limits.resource_limit);
+  if (options_.limits.timeout_ms > 0)
+    limits.timeout_ms = limits.timeout_ms > 0 ? std::min(limits.timeout_ms, options_.limits.timeout_ms)
+                                              : options_.limits.timeout_ms;
+  return limits;
+}
+
+OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const FileEvidence& file, Effort effort) {
   const RowAllowance allowance = row_allowance(file, schema);
   if (allowance.impossible) {
     // No query: Z3 is not asked about stats no file carries.
@@ -217,8 +227,8 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
   }
   const auto z3_answer = [&]() -> OracleResult {
     const auto ask = [&] {
-      return ask_z3(state_->ctx, state_->solver, state_->abandoned_a_check, options_, last_smt2_, predicate, schema,
-                    allowance);
+      return ask_z3(state_->ctx, state_->solver, state_->abandoned_a_check, options_, limits_for(effort), last_smt2_,
+                    predicate, schema, allowance);
     };
     if (options_.contain_crashes) {
       if (const std::optional<std::string> crash = crash_in_copy([&] { ask(); })) {
