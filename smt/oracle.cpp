@@ -18,6 +18,14 @@ struct Oracle::State {
   z3::context ctx;
   z3::solver solver{ctx};
   bool abandoned_a_check = false;  // Z3 stopped a check without an answer: renew before the next one
+  std::optional<SolverLimits> limits;  // as last set on the solver
+
+  // Setting parameters costs the solver some of what it kept between checks: only on a change.
+  void use_limits(const SolverLimits& wanted) {
+    if (limits && limits->resource_limit == wanted.resource_limit && limits->timeout_ms == wanted.timeout_ms) return;
+    apply_limits(solver, wanted);
+    limits = wanted;
+  }
 };
 
 namespace {
@@ -98,7 +106,6 @@ OracleResult ask_z3(z3::context& ctx, z3::solver& solver, bool& abandoned, const
     split_conjuncts(predicate, conjuncts);
     for (const ExprPtr& c : conjuncts) labelled.push_back({encoder.is_true(*c), "pred: " + to_sql(c)});
 
-    apply_limits(solver, limits);
     const ScopedPush scope(solver);
     std::vector<z3::expr> plain = row.type_constraints();
     for (const z3::expr& t : row.type_constraints()) solver.add(t);
@@ -227,8 +234,10 @@ OracleResult Oracle::check(const ExprPtr& predicate, const Schema& schema, const
   }
   const auto z3_answer = [&]() -> OracleResult {
     const auto ask = [&] {
-      return ask_z3(state_->ctx, state_->solver, state_->abandoned_a_check, options_, limits_for(effort), last_smt2_,
-                    predicate, schema, allowance);
+      const SolverLimits limits = limits_for(effort);
+      state_->use_limits(limits);
+      return ask_z3(state_->ctx, state_->solver, state_->abandoned_a_check, options_, limits, last_smt2_, predicate,
+                    schema, allowance);
     };
     if (options_.contain_crashes) {
       if (const std::optional<std::string> crash = crash_in_copy([&] { ask(); })) {
