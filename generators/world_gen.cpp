@@ -518,6 +518,92 @@ std::vector<WorldTransaction> draw_transactions(const World& w) {
   return txns;
 }
 
+// docs/semantics.md §7 checks 1-4: what a transaction may commit besides files. One world in
+// eight lets one or two of its transactions commit such actions.
+enum class TableChange {
+  None,
+  HarmlessProperty,    // an ALTER of a property nothing reads: check 2 still aborts the others
+  DependedOnProperty,  // an ALTER of what the others' skipping and checks read: indexed columns, isolation
+  ProtocolFeature,     // an ALTER enabling (or on DV tables dropping) a protocol feature: check 1
+  TwoProtocolChanges,  // two ALTERs enabling features: the later one aborts (check 1)
+  SharedAppId,         // two idempotent writers reading and setting one app id: check 4
+  SharedDomain,        // two writers committing one domain's metadata: check 3
+};
+
+std::string set_tblproperties(const std::string& assignment) {
+  return "ALTER TABLE SET TBLPROPERTIES (" + assignment + ")";
+}
+
+std::string harmless_property_alter() {
+  static const std::vector<std::string> kAssignments = {"'delta.appendOnly' = 'false'",
+                                                        "'delta.logRetentionDuration' = 'interval 30 days'"};
+  return set_tblproperties(*rc::gen::elementOf(kAssignments));
+}
+
+// Setting the value a table already has is a metaData action that changes nothing: it aborts no one.
+std::string depended_on_property_alter() {
+  static const std::vector<std::string> kAssignments = {
+      "'delta.dataSkippingNumIndexedCols' = '0'", "'delta.dataSkippingNumIndexedCols' = '1'",
+      "'delta.dataSkippingNumIndexedCols' = '32'", "'delta.isolationLevel' = 'WriteSerializable'",
+      "'delta.isolationLevel' = 'Serializable'"};
+  return set_tblproperties(*rc::gen::elementOf(kAssignments));
+}
+
+// Enabling deletion vectors is allow-listed and its feature fails no one, so concurrent writers
+// commit and later ones write DVs; catalogManaged fails every concurrent transaction.
+std::string feature_enablement() {
+  static const std::vector<std::string> kAssignments = {
+      "'delta.feature.appendOnly' = 'supported'", "'delta.feature.changeDataFeed' = 'supported'",
+      "'delta.enableDeletionVectors' = 'true'", "'delta.feature.catalogManaged' = 'supported'"};
+  return set_tblproperties(*rc::gen::elementOf(kAssignments));
+}
+
+std::string protocol_alter(const World& w) {
+  if (w.deletion_vectors && one_in(4)) return "ALTER TABLE DROP FEATURE deletionVectors";
+  return feature_enablement();
+}
+
+// Drawn after everything else, so a world without a table change is drawn as it was before they
+// existed. The changing transaction is any of them: by the commit order, a winner or a loser.
+void draw_table_change(World& w) {
+  const TableChange change = *rc::gen::weightedElement<TableChange>({
+      {42, TableChange::None},
+      {1, TableChange::HarmlessProperty},
+      {1, TableChange::DependedOnProperty},
+      {1, TableChange::ProtocolFeature},
+      {1, TableChange::TwoProtocolChanges},
+      {1, TableChange::SharedAppId},
+      {1, TableChange::SharedDomain},
+  });
+  if (change == TableChange::None) return;
+  const size_t n = w.transactions.size();  // every category draws at least two
+  const size_t first = *uniform_in<size_t>(0, n);
+  const size_t second = (first + *uniform_in<size_t>(1, n)) % n;
+  // An ALTER is a transaction's one main write, so it replaces the data write. SET TXN and SET
+  // DOMAIN come on top of the data write, before it: an idempotent writer reads its app id's
+  // version before it writes.
+  const auto prepend = [&](size_t t, std::string op) {
+    auto& ops = w.transactions[t].operations;
+    ops.insert(ops.begin(), std::move(op));
+  };
+  switch (change) {
+    case TableChange::None: break;
+    case TableChange::HarmlessProperty: w.transactions[first].operations = {harmless_property_alter()}; break;
+    case TableChange::DependedOnProperty: w.transactions[first].operations = {depended_on_property_alter()}; break;
+    case TableChange::ProtocolFeature: w.transactions[first].operations = {protocol_alter(w)}; break;
+    case TableChange::TwoProtocolChanges:
+      w.transactions[first].operations = {feature_enablement()};
+      w.transactions[second].operations = {feature_enablement()};
+      break;
+    case TableChange::SharedAppId:
+      for (size_t t : {first, second}) prepend(t, "SET TXN etl VERSION " + std::to_string(t + 1));
+      break;
+    case TableChange::SharedDomain:
+      for (size_t t : {first, second}) prepend(t, "SET DOMAIN myApp.state {\"writer\": \"T" + std::to_string(t + 1) + "\"}");
+      break;
+  }
+}
+
 constexpr EnumNames kWorldCategoryNames{std::to_array<EnumName<WorldCategory>>({
     {WorldCategory::Disjoint, "disjoint"},
     {WorldCategory::Overlapping, "overlapping"},
@@ -602,6 +688,7 @@ rc::Gen<World> world(WorldCategory category) {
     if (category != WorldCategory::Disjoint && w.commit_order.size() >= 3 && one_in(4)) {
       w.late_start = w.commit_order[*uniform_in<size_t>(1, w.commit_order.size())];
     }
+    draw_table_change(w);
     return w;
   });
 }

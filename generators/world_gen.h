@@ -1,9 +1,11 @@
 // RapidCheck generator for interleaving worlds: a small table (partitioned or not, deletion
 // vectors on or off, clustered or not, stats complete or missing) and 2-4 concurrent
 // transactions drawn from INSERT, DELETE, UPDATE, MERGE and OPTIMIZE, with predicates whose
-// literals sit on the table's value boundaries. Each named category biases the draw towards one
-// shape of conflict (see world_category_name). Operations are written in the scenario syntax
-// (proofs/scenario.h), so a world is replayed, shrunk and saved as plain text.
+// literals sit on the table's value boundaries; in one world in eight, one or two of them commit
+// an ALTER TABLE (properties or protocol features) instead, or a SET TXN or SET DOMAIN besides.
+// Each named category biases the draw towards one shape of conflict (see world_category_name).
+// Operations are written in the scenario syntax (proofs/scenario.h), so a world is replayed,
+// shrunk and saved as plain text.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -58,7 +60,9 @@ struct WorldFile {
 };
 
 struct WorldTransaction {
-  std::vector<std::string> operations;  // scenario syntax, at most the last one writes
+  // Scenario syntax; at most the last one is a data or ALTER write (SET TXN and SET DOMAIN,
+  // which commit non-file actions, come before it).
+  std::vector<std::string> operations;
   bool whole_table_read = false;
   bool not_blind = false;
   bool no_stats = false;

@@ -95,13 +95,43 @@ TEST(GateDraw, PerFileCasesReachEveryPredicateFormAndLogShape) {
                     "stats of a dropped column", "NULL string partition value"});
 }
 
-bool any_operation(const World& w, const std::string& text) {
-  for (const auto& t : w.transactions) {
-    for (const std::string& op : t.operations) {
-      if (op.find(text) != std::string::npos) return true;
+// The transactions, by index, with an operation containing `text`.
+std::set<size_t> transactions_with(const World& w, const std::string& text) {
+  std::set<size_t> found;
+  for (size_t t = 0; t < w.transactions.size(); ++t) {
+    for (const std::string& op : w.transactions[t].operations) {
+      if (op.find(text) != std::string::npos) found.insert(t);
     }
   }
-  return false;
+  return found;
+}
+
+bool any_operation(const World& w, const std::string& text) { return !transactions_with(w, text).empty(); }
+
+std::set<size_t> transactions_with_any(const World& w, const std::vector<std::string>& texts) {
+  std::set<size_t> found;
+  for (const std::string& text : texts) found.merge(transactions_with(w, text));
+  return found;
+}
+
+// docs/semantics.md §7 checks 1-4: the table changes of one world in eight, and whether a
+// changing transaction commits first (a winner for every other) or later (a loser).
+void table_change_labels(const World& w, std::vector<std::string>& labels) {
+  const auto add_if = [&](bool holds, const char* label) { if (holds) labels.push_back(label); };
+  const std::set<size_t> protocol = transactions_with_any(w, {"'delta.feature.", "'delta.enableDeletionVectors'", "DROP FEATURE"});
+  add_if(!transactions_with_any(w, {"'delta.appendOnly'", "'delta.logRetentionDuration'"}).empty(),
+         "ALTER of a harmless property");
+  add_if(!transactions_with_any(w, {"'delta.dataSkippingNumIndexedCols'", "'delta.isolationLevel'"}).empty(),
+         "ALTER of a depended-on property");
+  add_if(!transactions_with_any(w, {"'delta.feature.", "'delta.enableDeletionVectors'"}).empty(), "ALTER enabling a feature");
+  add_if(any_operation(w, "DROP FEATURE"), "ALTER dropping a feature");
+  add_if(protocol.size() >= 2, "two protocol changes");
+  add_if(transactions_with(w, "SET TXN").size() >= 2, "SET TXN on a shared app id");
+  add_if(transactions_with(w, "SET DOMAIN").size() >= 2, "SET DOMAIN on a shared domain");
+  const std::set<size_t> changers = transactions_with_any(w, {"ALTER TABLE", "SET TXN", "SET DOMAIN"});
+  add_if(changers.count(w.commit_order.front()) > 0, "table change committing first");
+  add_if(std::any_of(changers.begin(), changers.end(), [&](size_t t) { return t != w.commit_order.front(); }),
+         "table change committing later");
 }
 
 bool has_null_x(const World& w) {
@@ -152,6 +182,7 @@ std::vector<std::string> world_labels(const World& w) {
          "isBlindAppend unknown");
   add_if(std::any_of(w.files.begin(), w.files.end(), [](const auto& f) { return !f.deleted.empty(); }),
          "initial file with a DV");
+  table_change_labels(w, labels);
   return labels;
 }
 
@@ -174,11 +205,17 @@ TEST(GateDraw, WorldsReachEveryOperationAndShape) {
                    "MERGE matched-only DELETE", "OPTIMIZE", "several scans", "OR", "x IN", "x IS [NOT] NULL", "NOT on x", "x = x + 1",
                    "predicate on id", "NULL x", "deletion vectors", "partitioned", "whole-table read",
                    "WriteSerializable", "isBlindAppend unknown", "initial file with a DV", "INSERT SELECT",
-                   "OPTIMIZE FILES", "RESTORE", "non-local MERGE", "history steps", "later-start transaction"});
-  // Partitioning, deletion vectors and whole-table reads are not confined to their own category.
+                   "OPTIMIZE FILES", "RESTORE", "non-local MERGE", "history steps", "later-start transaction",
+                   "ALTER dropping a feature"});
   for (WorldCategory category : generators::all_world_categories()) {
-    if (category == WorldCategory::Disjoint) continue;  // disjoint x bands: no shared reads by design
     SCOPED_TRACE(world_category_name(category));
+    // Every category's worlds commit table changes, from the first committer and from later ones.
+    expect_all(by_category[category], {"ALTER of a harmless property", "ALTER of a depended-on property",
+                                       "ALTER enabling a feature", "two protocol changes", "SET TXN on a shared app id",
+                                       "SET DOMAIN on a shared domain", "table change committing first",
+                                       "table change committing later"});
+    if (category == WorldCategory::Disjoint) continue;  // disjoint x bands: no shared reads by design
+    // Partitioning, deletion vectors and whole-table reads are not confined to their own category.
     expect_all(by_category[category], {"partitioned", "deletion vectors"});
     // value-moving is the two-transaction write-skew pair, and the same-file, image-files and
     // restore categories a pair on the first file (docs/semantics.md §10.2); their reads are the pair's own.
