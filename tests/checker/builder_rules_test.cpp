@@ -1,6 +1,9 @@
 // One keeping and one skipping case per row of docs/semantics.md §5's builder table. Expected verdicts are
 // worked out from the rule by hand: x has stats [10, 20] with no nulls, y [0, 5] with 2 nulls,
 // in a file of 10 rows.
+#include <map>
+
+#include "model/coverage/coverage.h"
 #include "tests/support/checker_fixture.h"
 
 namespace skipsound::test {
@@ -22,6 +25,33 @@ class BuilderRules : public CheckerTest {
 TEST_F(BuilderRules, OnlyLiteralsGiveNone) {
   EXPECT_EQ(expression(cmp(CompareOp::Eq, lit(1), lit(2))), "none");
   EXPECT_EQ(decide(cmp(CompareOp::Eq, lit(1), lit(2)), f), KEEP);
+}
+
+// Which rule built nothing, as the gate's coverage table counts it: a predicate over literals only
+// never reaches the other rules (also where an AND asks first whether its sides read a column),
+// and a bare boolean column is its own rule.
+TEST_F(BuilderRules, LiteralsOnlyAndBareBooleansAreTheirOwnRules) {
+  const auto rule_hits = [&](const ExprPtr& predicate) {
+    const coverage::Counts before = coverage::snapshot();
+    expression(predicate);
+    const coverage::Counts after = coverage::snapshot().since(before);
+    std::map<std::string, uint64_t> hits;
+    for (const coverage::ProbeInfo& info : coverage::probe_catalogue()) {
+      const uint64_t n = after.hits[static_cast<size_t>(info.probe)];
+      if (n > 0 && std::string(info.section).starts_with("§5 rule")) hits[info.name] = n;
+    }
+    return hits;
+  };
+  const auto name_of = [](coverage::Probe p) {
+    return std::string(coverage::probe_catalogue()[static_cast<size_t>(p)].name);
+  };
+  const std::string literals_only = name_of(coverage::Probe::RuleLiteralsOnly);
+  const std::map<std::string, uint64_t> alone{{literals_only, 1}};
+  EXPECT_EQ(rule_hits(cmp(CompareOp::Eq, lit(1), lit(2))), alone);
+  EXPECT_EQ(rule_hits(b), (std::map<std::string, uint64_t>{{name_of(coverage::Probe::RuleBareBoolean), 1}}));
+  const auto with_x = rule_hits(make_and(cmp(CompareOp::Eq, lit(1), lit(2)), cmp(CompareOp::Gt, x, lit(15))));
+  ASSERT_TRUE(with_x.count(literals_only));
+  EXPECT_EQ(with_x.at(literals_only), 1u);
 }
 
 // Spark folds constants before Delta builds its filters: ts >= CAST('…' AS TIMESTAMP) skips there.
