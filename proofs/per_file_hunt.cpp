@@ -1,6 +1,7 @@
 #include "proofs/per_file_hunt.h"
 
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -133,9 +134,10 @@ PerFileCounterexample shrink_file_case(uint64_t seed, Mutant mutant, bool interv
   // interval procedure and Z3, found on a sample, needs every interval answer re-asked of Z3 on
   // every shrink step (which costs Z3 a query per decision).
   smt::Oracle plain(per_file_oracle(intervals, false));
-  smt::Oracle checked(per_file_oracle(intervals, true));
-  smt::Oracle& oracle =
-      solver_free || check_case(found, &plain, per_file_options(mutant)).failed() ? plain : checked;
+  std::optional<smt::Oracle> checked;
+  if (!solver_free && !check_case(found, &plain, per_file_options(mutant)).failed())
+    checked.emplace(per_file_oracle(intervals, true));
+  smt::Oracle& oracle = checked ? *checked : plain;
   const auto fails = [&](const generators::FileCase& c) {
     return solver_free ? input_failure(c) : check_case(c, &oracle, per_file_options(mutant)).failed();
   };

@@ -221,14 +221,17 @@ std::optional<Value> as_point_of(const Value& literal, const DataType& column) {
   return Value::integral(column.kind, v);
 }
 
-// The shortest string a LIKE pattern matches, with 'a' for each '_' (a guess for witnesses).
+// The shortest string a LIKE pattern matches, with 'a' for each '_' (a guess for witnesses); a
+// literal that is no pattern (it misuses the escape) is its own guess.
 std::string shortest_like_match(const std::string& pattern) {
-  std::string out;
-  for (size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] == '\\' && i + 1 < pattern.size()) out += pattern[++i];  // an escaped character
-    else if (pattern[i] != '%') out += pattern[i] == '_' ? 'a' : pattern[i];
+  const std::optional<LikePattern> tokens = like_tokens(pattern);
+  if (!tokens) return pattern;
+  std::vector<char32_t> out;
+  for (const LikeToken& t : *tokens) {
+    if (t.kind == LikeToken::Kind::Literal) out.push_back(t.literal);
+    else if (t.kind == LikeToken::Kind::AnyOne) out.push_back(U'a');
   }
-  return out;
+  return encode_utf8(out);
 }
 
 // The leaves and literals below an opaque atom.
