@@ -1,6 +1,9 @@
 #include "proofs/serial_oracle.h"
 
 #include <algorithm>
+#include <iterator>
+#include <set>
+#include <string>
 
 #include "model/coverage/coverage.h"
 #include "model/table/deletion_vector.h"
@@ -136,6 +139,30 @@ bool blind_appends_may_follow(const Commit& loser, IsolationLevel table_level) {
   return table_level == IsolationLevel::WriteSerializable && !has_no_logical_effect(loser, table_level);
 }
 
+// Whether `txn` read or removed one of `paths`: its outcome depends on the commit that added them.
+bool touches_any(const Transaction& txn, const std::set<std::string>& paths) {
+  const auto listed = [&](const std::string& path) { return paths.contains(path); };
+  return std::any_of(txn.reads.files.begin(), txn.reads.files.end(), listed) ||
+         std::any_of(txn.commit.removes.begin(), txn.commit.removes.end(),
+                     [&](const FileRemoval& removal) { return listed(removal.path); });
+}
+
+// docs/semantics.md §6.4: the winners that go after the loser when the blind appends do. A winner that read
+// or removed a file a moved winner added saw that winner's rows, so it moves with it (in history
+// order); the others keep their place before the loser.
+std::vector<size_t> winners_following_blind_appends(const std::vector<Transaction>& txns,
+                                                    const std::vector<size_t>& winners) {
+  std::vector<size_t> moved;
+  std::set<std::string> moved_adds;
+  for (size_t w : winners) {
+    const Commit& commit = txns[w].commit;
+    if (!commit.is_blind_append() && !touches_any(txns[w], moved_adds)) continue;
+    moved.push_back(w);
+    for (const TableFile& add : commit.adds) moved_adds.insert(add.path);
+  }
+  return moved;
+}
+
 // What each transaction put into the log, by index: its own actions, or the rebased ones.
 using LoggedActions = std::vector<const Commit*>;
 
@@ -149,14 +176,16 @@ std::vector<SerialOutcome> allowed_outcomes(const std::vector<Transaction>& txns
   allowed.push_back({order_text(txns, attempt.winners, attempt.transaction, {}),
                      after(attempt.state_before, serial_commit(loser, attempt.state_before))});
 
-  std::vector<size_t> blind, others;
-  for (size_t w : attempt.winners) (txns[w].commit.is_blind_append() ? blind : others).push_back(w);
-  if (blind_appends_may_follow(loser.commit, table_level) && !blind.empty()) {
+  const std::vector<size_t> moved = winners_following_blind_appends(txns, attempt.winners);
+  if (blind_appends_may_follow(loser.commit, table_level) && !moved.empty()) {
+    std::vector<size_t> others;
+    std::copy_if(attempt.winners.begin(), attempt.winners.end(), std::back_inserter(others),
+                 [&](size_t w) { return std::find(moved.begin(), moved.end(), w) == moved.end(); });
     Table state = snapshot;
     for (size_t w : others) apply_commit(state, *logged[w]);
     apply_commit(state, serial_commit(loser, state));
-    for (size_t w : blind) apply_commit(state, serial_commit(txns[w], state));
-    allowed.push_back({order_text(txns, others, attempt.transaction, blind),
+    for (size_t w : moved) apply_commit(state, serial_commit(txns[w], state));
+    allowed.push_back({order_text(txns, others, attempt.transaction, moved),
                        canonical_rows(state.live_rows())});
   }
   // Delta's reason for dropping such commits to SnapshotIsolation: an empty or dataChange-free

@@ -1,7 +1,7 @@
 // The serial-order oracle (docs/semantics.md §6): each committed transaction's outcome — its actions, computed
 // on its snapshot, applied after the winners' — must equal an allowed serial execution:
-// re-running it after them, or (WriteSerializable, blind-append winners) running those winners
-// after it, or (a commit Delta drops to SnapshotIsolation: empty or dataChange-free) running
+// re-running it after them, or (WriteSerializable, blind-append winners) running those winners,
+// and the winners that read or removed their files, after it, or (a commit Delta drops to SnapshotIsolation: empty or dataChange-free) running
 // every winner after it. Its actions must also be what its operations give on its own snapshot.
 // An aborted transaction is a false conflict when its actions rebased onto the winners' state
 // (docs/semantics.md §10.8: a path both changed with DVs gets the union, its remove the winners' DV) would
