@@ -5,6 +5,7 @@
 
 #include "model/values/enum_names.h"
 #include "generators/combinators.h"
+#include "generators/x_column.h"
 
 namespace skipsound::generators {
 
@@ -20,6 +21,9 @@ struct Context {
   std::vector<int> xs;       // every non-null x of the initial table
   std::vector<int64_t> ids;  // every id of the initial table
 };
+
+// Rank v of x as a literal of the world's type (generators/x_column.h).
+std::string lit(const Context& c, int v) { return x_literal(c.world->x_type, v); }
 
 Context context_of(const World& w) {
   Context c{&w, {}, {}};
@@ -47,16 +51,16 @@ std::string partition_value() { return *rc::gen::elementOf(kPartitionValues); }
 std::string x_atom(const Context& c, const std::string& column = "x") {
   const int v = boundary_x(c);
   switch (*uniform_in(0, 10)) {
-    case 0: return column + " > " + std::to_string(v);
-    case 1: return column + " >= " + std::to_string(v);
-    case 2: return column + " < " + std::to_string(v);
-    case 3: return column + " <= " + std::to_string(v);
-    case 4: return column + " = " + std::to_string(v);
-    case 5: return column + " <> " + std::to_string(v);
-    case 6: return column + " BETWEEN " + std::to_string(v) + " AND " + std::to_string(v + *uniform_in(0, 6));
-    case 7: return column + " IN (" + std::to_string(v) + ", " + std::to_string(boundary_x(c)) + ")";
+    case 0: return column + " > " + lit(c, v);
+    case 1: return column + " >= " + lit(c, v);
+    case 2: return column + " < " + lit(c, v);
+    case 3: return column + " <= " + lit(c, v);
+    case 4: return column + " = " + lit(c, v);
+    case 5: return column + " <> " + lit(c, v);
+    case 6: return column + " BETWEEN " + lit(c, v) + " AND " + lit(c, v + *uniform_in(0, 6));
+    case 7: return column + " IN (" + lit(c, v) + ", " + lit(c, boundary_x(c)) + ")";
     case 8: return one_in(2) ? column + " IS NULL" : column + " IS NOT NULL";
-    default: return "NOT (" + column + " > " + std::to_string(v) + ")";
+    default: return "NOT (" + column + " > " + lit(c, v) + ")";
   }
 }
 
@@ -95,9 +99,9 @@ WorldRow new_row(const Context& c, int64_t id, const std::string& p) {
   return r;
 }
 
-std::string rows_json(const std::vector<WorldRow>& rows) {
+std::string rows_json(const Context& c, const std::vector<WorldRow>& rows) {
   std::string text = "[";
-  for (size_t i = 0; i < rows.size(); ++i) text += (i ? ", " : "") + world_row_json(rows[i]);
+  for (size_t i = 0; i < rows.size(); ++i) text += (i ? ", " : "") + world_row_json(rows[i], c.world->x_type);
   return text + "]";
 }
 
@@ -109,14 +113,14 @@ std::vector<WorldRow> new_rows(const Context& c, size_t txn, int max_rows) {
   return rows;
 }
 
-std::string insert_op(const Context& c, size_t txn) { return "INSERT " + rows_json(new_rows(c, txn, 3)); }
+std::string insert_op(const Context& c, size_t txn) { return "INSERT " + rows_json(c, new_rows(c, txn, 3)); }
 
 std::string delete_op(const Context& c, bool prefer_partition = false) {
   return "DELETE WHERE " + predicate(c, prefer_partition);
 }
 
 std::string update_op(const Context& c, bool prefer_partition = false) {
-  const std::string set = one_in(4) ? "x = x + 1" : "x = " + std::to_string(std::clamp(boundary_x(c), 0, kMaxX));
+  const std::string set = one_in(4) && x_has_plus_one(c.world->x_type) ? "x = x + 1" : "x = " + lit(c, std::clamp(boundary_x(c), 0, kMaxX));
   return "UPDATE SET " + set + " WHERE " + predicate(c, prefer_partition);
 }
 
@@ -128,15 +132,17 @@ std::string merge_op(const Context& c, size_t txn) {
   if (!c.ids.empty() && !one_in(4)) {
     rows.front().id = *rc::gen::elementOf(c.ids);
   }
-  const std::string head = "MERGE USING " + rows_json(rows) + " ON t.id = s.id";
+  const std::string head = "MERGE USING " + rows_json(c, rows) + " ON t.id = s.id";
   const std::string on_x = " AND " + x_atom(c, "t.x");
   switch (*uniform_in(0, 6)) {
-    case 0: return "MERGE ON id USING " + rows_json(rows);
+    case 0: return "MERGE ON id USING " + rows_json(c, rows);
     case 1: return head + on_x + " WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *";
     case 2: return head + " WHEN MATCHED AND " + x_atom(c, "t.x") + " THEN UPDATE SET x = s.x WHEN NOT MATCHED THEN INSERT *";
     case 3: return head + " WHEN MATCHED AND " + x_atom(c, "t.x") + " THEN DELETE";
     case 4: return head + on_x + " WHEN NOT MATCHED AND s.x IS NOT NULL THEN INSERT *";
-    default: return head + " WHEN MATCHED THEN UPDATE SET x = t.x + 1 WHEN NOT MATCHED THEN INSERT (id, x, p) VALUES (s.id, s.x, s.p)";
+    default:
+      return head + " WHEN MATCHED THEN UPDATE SET x = " + (x_has_plus_one(c.world->x_type) ? "t.x + 1" : "s.x") +
+             " WHEN NOT MATCHED THEN INSERT (id, x, p) VALUES (s.id, s.x, s.p)";
   }
 }
 
@@ -225,26 +231,26 @@ std::vector<WorldFile> initial_files(const World& w) {
   return files;
 }
 
-std::string band_predicate(size_t band) {
+std::string band_predicate(const Context& c, size_t band) {
   const int lo = static_cast<int>(band) * kBandWidth;
-  return one_in(2) ? "x BETWEEN " + std::to_string(lo) + " AND " + std::to_string(lo + kBandWidth - 1)
-                   : "x >= " + std::to_string(lo) + " AND x < " + std::to_string(lo + kBandWidth);
+  return one_in(2) ? "x BETWEEN " + lit(c, lo) + " AND " + lit(c, lo + kBandWidth - 1)
+                   : "x >= " + lit(c, lo) + " AND x < " + lit(c, lo + kBandWidth);
 }
 
 // Transaction t works in x band t only: its reads and its writes stay there.
 WorldTransaction disjoint_transaction(const Context& c, size_t txn) {
   const int lo = static_cast<int>(txn) * kBandWidth;
-  const auto band_x = [&] { return std::to_string(lo + *uniform_in(0, kBandWidth)); };
+  const auto band_x = [&] { return lit(c, lo + *uniform_in(0, kBandWidth)); };
   WorldTransaction t;
   switch (*uniform_in(0, 3)) {
     case 0: {
       std::vector<WorldRow> rows = new_rows(c, txn, 3);
       for (WorldRow& r : rows) r.x = lo + *uniform_in(0, kBandWidth);
-      t.operations.push_back("INSERT " + rows_json(rows));
+      t.operations.push_back("INSERT " + rows_json(c, rows));
       break;
     }
-    case 1: t.operations.push_back("DELETE WHERE " + band_predicate(txn)); break;
-    default: t.operations.push_back("UPDATE SET x = " + band_x() + " WHERE " + band_predicate(txn)); break;
+    case 1: t.operations.push_back("DELETE WHERE " + band_predicate(c, txn)); break;
+    default: t.operations.push_back("UPDATE SET x = " + band_x() + " WHERE " + band_predicate(c, txn)); break;
   }
   return t;
 }
@@ -273,12 +279,12 @@ std::vector<WorldTransaction> value_moving_pair(const Context& c) {
     new_x = into ? threshold - 1 - *uniform_in(0, 3) : threshold + *uniform_in(0, 3);
   }
   WorldTransaction mover;
-  mover.operations.push_back("UPDATE SET x = " + std::to_string(new_x) + " WHERE id = " + std::to_string(moved.id));
+  mover.operations.push_back("UPDATE SET x = " + lit(c, new_x) + " WHERE id = " + std::to_string(moved.id));
   WorldTransaction reader;
-  const std::string condition = std::string("x ") + (greater ? "> " : "< ") + std::to_string(threshold);
+  const std::string condition = std::string("x ") + (greater ? "> " : "< ") + lit(c, threshold);
   switch (*uniform_in(0, 3)) {
     case 0: reader.operations.push_back("DELETE WHERE " + condition); break;
-    case 1: reader.operations.push_back("UPDATE SET x = " + std::to_string(threshold) + " WHERE " + condition); break;
+    case 1: reader.operations.push_back("UPDATE SET x = " + lit(c, threshold) + " WHERE " + condition); break;
     default:
       reader.operations.push_back("SELECT WHERE " + condition);
       reader.operations.push_back(insert_op(c, 1));
@@ -305,7 +311,7 @@ std::string id_list(const std::vector<int64_t>& ids) {
 WorldTransaction by_ids(const Context& c, const std::vector<int64_t>& ids) {
   const std::string where = " WHERE id IN (" + id_list(ids) + ")";
   WorldTransaction t;
-  t.operations.push_back(one_in(2) ? "DELETE" + where : "UPDATE SET x = " + std::to_string(boundary_x(c)) + where);
+  t.operations.push_back(one_in(2) ? "DELETE" + where : "UPDATE SET x = " + lit(c, boundary_x(c)) + where);
   return t;
 }
 
@@ -354,8 +360,8 @@ WorldTransaction non_local_merge(const Context& c, std::vector<WorldRow> source,
   const bool has_witness = std::any_of(source.begin(), source.end(), [&](const WorldRow& r) { return r.id == witness.id; });
   if (!has_witness) source.push_back(witness);
   WorldTransaction t;
-  t.operations.push_back("MERGE USING " + rows_json(source) + " ON t.id = s.id WHEN MATCHED AND t.x > " +
-                         std::to_string(boundary_x(c)) + " THEN DELETE WHEN NOT MATCHED THEN INSERT *");
+  t.operations.push_back("MERGE USING " + rows_json(c, source) + " ON t.id = s.id WHEN MATCHED AND t.x > " +
+                         lit(c, boundary_x(c)) + " THEN DELETE WHEN NOT MATCHED THEN INSERT *");
   return t;
 }
 
@@ -372,9 +378,9 @@ std::vector<WorldTransaction> same_file_pair(const Context& c, bool overlap) {
 }
 
 // x compared with a value next to v.
-std::string near_atom(int v) {
+std::string near_atom(const Context& c, int v) {
   static const std::vector<std::string> kOps = {" > ", " >= ", " < ", " <= ", " = "};
-  return "x" + *rc::gen::elementOf(kOps) + std::to_string(v + *uniform_in(-1, 2));
+  return "x" + *rc::gen::elementOf(kOps) + lit(c, v + *uniform_in(-1, 2));
 }
 
 // An UPDATE, or a MATCHED-only MERGE, gives rows[0, a) of the first file the value v: their DV
@@ -387,11 +393,11 @@ std::vector<WorldTransaction> image_files_pair(const Context& c) {
   const int v = std::clamp(boundary_x(c), 0, kMaxX);
   WorldTransaction imager;
   if (one_in(2)) {
-    imager.operations.push_back("UPDATE SET x = " + std::to_string(v) + " WHERE id IN (" + id_list(ids_of(rows, 0, a)) + ")");
+    imager.operations.push_back("UPDATE SET x = " + lit(c, v) + " WHERE id IN (" + id_list(ids_of(rows, 0, a)) + ")");
   } else {
     std::vector<WorldRow> source = slice(rows, 0, a);
     for (WorldRow& r : source) r.x = v;
-    imager.operations.push_back("MERGE USING " + rows_json(source) + " ON t.id = s.id WHEN MATCHED THEN UPDATE SET x = s.x");
+    imager.operations.push_back("MERGE USING " + rows_json(c, source) + " ON t.id = s.id WHEN MATCHED THEN UPDATE SET x = s.x");
   }
   WorldTransaction other;
   switch (*uniform_in(0, 3)) {
@@ -400,8 +406,8 @@ std::vector<WorldTransaction> image_files_pair(const Context& c) {
       other = by_ids(c, ids_of(rows, b, *uniform_in<size_t>(b + 1, rows.size() + 1)));
       break;
     }
-    case 1: other.operations.push_back("DELETE WHERE " + near_atom(v)); break;
-    default: other.operations.push_back("UPDATE SET x = " + std::to_string(boundary_x(c)) + " WHERE " + near_atom(v)); break;
+    case 1: other.operations.push_back("DELETE WHERE " + near_atom(c, v)); break;
+    default: other.operations.push_back("UPDATE SET x = " + lit(c, boundary_x(c)) + " WHERE " + near_atom(c, v)); break;
   }
   return {imager, other};
 }
@@ -458,6 +464,9 @@ void draw_table(World& w) {
   w.flags.row_level_concurrency = c == WorldCategory::ImageFiles || !one_in(2);
   w.flags.removed_rows = one_in(2);
   w.flags.exclude_no_data_change = c == WorldCategory::NoDataChange || one_in(2);
+  // Half the worlds keep x an int, the others spread over the types with stats edges; shrinks to int.
+  w.x_type = *rc::gen::weightedElement<XType>({{5, XType::Int}, {1, XType::Decimal}, {1, XType::Double},
+                                                {1, XType::String}, {1, XType::Date}, {1, XType::Timestamp}});
   w.files = initial_files(w);
   if (c == WorldCategory::MissingStats || (c == WorldCategory::Mixed && one_in(4))) {
     if (one_in(3)) w.num_indexed_cols = 1;
@@ -493,7 +502,7 @@ std::vector<WorldTransaction> draw_transactions(const World& w) {
     switch (*uniform_in(0, 3)) {
       case 0: txns[special].whole_table_read = true; break;
       case 1: txns[special].operations = {"DELETE"}; break;
-      default: txns[special].operations = {"UPDATE SET x = " + std::to_string(boundary_x(c))}; break;
+      default: txns[special].operations = {"UPDATE SET x = " + lit(c, boundary_x(c))}; break;
     }
   } else if (cat == WorldCategory::EmptyReads) {
     txns[special] = WorldTransaction{{insert_op(c, special)}, false, true, false};
@@ -670,8 +679,8 @@ bool tier_on(const WorldFlags& flags, Tier t) {
   return false;
 }
 
-std::string world_row_json(const WorldRow& row) {
-  return "{\"id\": " + std::to_string(row.id) + ", \"x\": " + (row.x ? std::to_string(*row.x) : "null") +
+std::string world_row_json(const WorldRow& row, XType x_type) {
+  return "{\"id\": " + std::to_string(row.id) + ", \"x\": " + x_json(x_type, row.x) +
          ", \"p\": \"" + row.p + "\"}";
 }
 

@@ -16,6 +16,8 @@
 
 #include <rapidcheck.h>
 
+#include "generators/x_column.h"
+
 namespace skipsound::generators {
 
 enum class WorldCategory {
@@ -45,11 +47,12 @@ const char* world_category_name(WorldCategory c);  // "disjoint", "value-moving"
 std::optional<WorldCategory> world_category_from_name(std::string_view name);
 const std::vector<WorldCategory>& all_world_categories();
 
-// Columns are fixed: id long (unique), x int (nullable), p string (the partition column when
-// the table is partitioned, else an ordinary column).
+// Columns are fixed: id long (unique), x (nullable; its type is the world's, an int rank here,
+// see generators/x_column.h), p string (the partition column when the table is partitioned,
+// else an ordinary column).
 struct WorldRow {
   int64_t id = 0;
-  std::optional<int> x;
+  std::optional<int> x;  // a rank, rendered in the world's x type
   std::string p;
 };
 
@@ -93,6 +96,7 @@ struct World {
   bool clustered = false;
   int num_indexed_cols = 32;  // 1 = only id has stats
   bool write_serializable = false;  // the table's isolation level; else Serializable
+  XType x_type = XType::Int;
   std::vector<WorldFile> files;
   std::vector<std::string> history;  // operations committed one after another before the transactions start
   std::vector<WorldTransaction> transactions;  // named T1, T2, ... in this order
@@ -104,6 +108,6 @@ struct World {
 
 rc::Gen<World> world(WorldCategory category);
 
-std::string world_row_json(const WorldRow& row);  // {"id": 1, "x": 5, "p": "a"}
+std::string world_row_json(const WorldRow& row, XType x_type);  // {"id": 1, "x": 5, "p": "a"}
 
 }  // namespace skipsound::generators

@@ -292,7 +292,7 @@ const char* trial_verdict_name(TrialVerdict v) {
 
 std::string world_scenario_text(const World& world, Mutant mutant, const std::vector<std::string>& expect_lines) {
   std::string text = "# interleaving world, category " + std::string(world_category_name(world.category)) + "\n";
-  text += "schema: id long, x int, p string\n";
+  text += std::string("schema: id long, x ") + generators::x_type_sql(world.x_type) + ", p string\n";
   if (world.partitioned) text += "partitioned by: p\n";
   if (world.num_indexed_cols != 32) text += "property numIndexedCols: " + std::to_string(world.num_indexed_cols) + "\n";
   if (world.deletion_vectors) text += "property deletionVectors: on\n";
@@ -308,7 +308,7 @@ std::string world_scenario_text(const World& world, Mutant mutant, const std::ve
     for (int r : world.files[f].deleted) deleted += (deleted.empty() ? " deleted=" : ",") + std::to_string(r);
     text += "file f" + std::to_string(f) + (world.files[f].has_stats ? "" : " nostats") + deleted + ": [";
     for (size_t r = 0; r < world.files[f].rows.size(); ++r) {
-      text += (r ? ", " : "") + generators::world_row_json(world.files[f].rows[r]);
+      text += (r ? ", " : "") + generators::world_row_json(world.files[f].rows[r], world.x_type);
     }
     text += "]\n";
   }
