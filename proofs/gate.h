@@ -66,6 +66,8 @@ struct GateOptions {
   unsigned threads = 1;
   Shard shard;
   std::string corpus_dir;  // tests/corpus/scenarios; empty = skip the corpus
+  // tests/corpus/delta-skipping (proofs/delta_skipping_suite.h), judged with the corpus; empty = skip it
+  std::string delta_suite_dir;
   bool proofs = true;
   size_t exhaustive_comparisons = kGateExhaustiveComparisons;  // --exhaustive N; 0 skips the phase
   // A second solver re-asks every conflict-time skip query of the explorer phase and every query

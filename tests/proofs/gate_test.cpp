@@ -31,6 +31,7 @@ GateOptions small_gate() {
   o.trials_per_category = 12;
   o.threads = 2;
   o.corpus_dir = std::string(SKIPSOUND_SOURCE_DIR) + "/tests/corpus/scenarios";
+  o.delta_suite_dir = std::string(SKIPSOUND_SOURCE_DIR) + "/tests/corpus/delta-skipping";
   o.proofs = false;  // the prover has its own suite; the gate only calls it
   o.mutants = {Mutant::AppendSuppression, Mutant::LeAsLt};
   return o;
@@ -184,7 +185,7 @@ std::string verdict_digest(const GateReport& r) {
 }
 
 const char* const kPinnedDigest =
-    "corpus 124 files, 0 differing\n"
+    "corpus 175 files, 0 differing\n"
     "per-file 40 cases, 177 decisions, 0 failing\n"
     "exhaustive 300 comparisons, 0 disagreements\n"
     "disjoint: 20 trials, 48 commits, 0 aborts, 0 false, 0 missed, 0 wrong, 0 bad-skip, 13 skips-z3, 13 proved, 0 discarded\n"
@@ -267,7 +268,8 @@ const char* const kPinnedDigest =
 // hole the gate found at four times its budget, with Case 3 on and off: only the file count; and
 // again when the WriteSerializable blind-append-and-its-reader pair joined it: only the file
 // count; and again when half the worlds' x column took another type (generators/x_column.h):
-// every category's counts moved, still nothing missed, wrong or discarded). When a change is meant, paste the printed digest into kPinnedDigest and say why in the
+// every category's counts moved, still nothing missed, wrong or discarded; and again when Delta's
+// skipping suite joined the corpus phase, 51 case files: only the file count). When a change is meant, paste the printed digest into kPinnedDigest and say why in the
 // commit.
 TEST(Gate, VerdictCountsForAFixedSeedArePinned) {
   GateOptions o = small_gate();
@@ -299,6 +301,7 @@ std::string corpus_of_two_wrong_expectations() {
 GateOptions gate_with_a_corpus_finding(FailFast fail_fast) {
   GateOptions o = small_gate();
   o.corpus_dir = corpus_of_two_wrong_expectations();
+  o.delta_suite_dir.clear();
   o.categories = {generators::WorldCategory::Disjoint};
   o.trials_per_category = 2;
   o.exhaustive_comparisons = 0;
@@ -339,6 +342,28 @@ TEST(GateFailFast, PhaseStopsTheCorpusAtItsFirstFindingAndRunsTheRest) {
   EXPECT_EQ(report.corpus.size(), 1u);
   EXPECT_NE(phase_named(report, "explorer"), nullptr);
   EXPECT_EQ(report.categories.size(), 1u);
+  EXPECT_EQ(report.outcome(), GateOutcome::Fail);
+}
+
+// Delta's skipping suite is judged with the corpus: a skip Delta makes that the checker does not
+// make (here Delta's "miss" is a made-up expectation: a row of the file matches) fails the gate as
+// a finding of that case's file, named with the predicate.
+TEST(Gate, ALostDeltaSkipIsACorpusFinding) {
+  const auto dir = std::filesystem::temp_directory_path() / "skipsound-gate-delta-suite";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "made-up.json")
+      << R"({"delta_test": "t", "schema": {"type": "struct", "fields": [{"name": "a", "type": "long", "nullable": true, "metadata": {}}]},
+            "rows": [{"a": 1}], "predicates": [{"sql": "a > 0", "delta": "miss"}]})";
+  GateOptions o = gate_with_a_corpus_finding(FailFast::Off);
+  o.corpus_dir.clear();
+  o.delta_suite_dir = dir.string();
+  const GateReport report = run_gate(o);
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(report.corpus.size(), 1u);
+  EXPECT_EQ(report.corpus.front().file, "delta-skipping/made-up.json");
+  ASSERT_EQ(report.corpus.front().problems.size(), 1u);
+  EXPECT_EQ(report.corpus.front().problems.front().rfind("LOST SKIP: `a > 0`: Delta skips the file", 0), 0u)
+      << report.corpus.front().problems.front();
   EXPECT_EQ(report.outcome(), GateOutcome::Fail);
 }
 

@@ -1,0 +1,41 @@
+// Delta's own skipping suite (DataSkippingDeltaTests in delta-io/delta's Spark tests), ported as
+// the corpus tests/corpus/delta-skipping/: one JSON file per Delta test case with its schema, its
+// data files' rows, the table settings and, per predicate, what Delta did (README "Delta's own
+// skipping suite"). Each file's stats are written by the model's writer as Delta stats JSON text
+// and read back by the production reader (docs/semantics.md §4), then the production scan decides
+// (checker/scan_filter.h), and the model's evaluator reads every row:
+//   - unsound: a file skipped although one of its rows makes the predicate TRUE, whatever Delta did;
+//   - missed: a file Delta skips that the checker keeps (a lost skip: Delta fidelity, §5);
+//   - error: a predicate that does not parse and is not marked "needs": "grammar", a marked one
+//     that parses (the mark must go), or a case that does not load.
+// The gate runs it with the scenario corpus: any of the three is a finding of that case's file.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "model/mutants/mutant.h"
+
+namespace skipsound {
+
+struct DeltaSuiteCase {
+  std::string name;  // the file's stem: "and-simple"
+  int predicates = 0;
+  int decisions = 0;              // (predicate, file) pairs judged
+  int delta_skips = 0;            // files Delta skips, among the predicates that parse
+  int skips_made = 0;             // ... that the checker skips too
+  int needs_grammar = 0;          // marked predicates that do not parse yet
+  std::vector<std::string> unsound;       // "<sql> [file k]: ..."
+  std::vector<std::string> missed;        // with the checker's reason and skipping expression
+  std::vector<std::string> beyond_delta;  // Delta reads, the checker skips, no row matches: fine
+  std::vector<std::string> grammar_pending;
+  std::vector<std::string> errors;
+  double seconds = 0;
+
+  bool failed() const { return !unsound.empty() || !missed.empty() || !errors.empty(); }
+};
+
+// Every *.json case of `dir` in name order, judged under `mutant` (the checker's and the writer's).
+std::vector<DeltaSuiteCase> run_delta_skipping_suite(const std::filesystem::path& dir, Mutant mutant = Mutant::None);
+
+}  // namespace skipsound
