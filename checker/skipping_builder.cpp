@@ -142,7 +142,13 @@ class Builder {
       case ExprKind::IsNull: return build_is_not_null(*operand.children[0]);
       case ExprKind::IsNotNull: return build_is_null(*operand.children[0], 0);
       case ExprKind::Compare: return build_negated_compare(operand);
-      default: return built_by(Probe::RuleNoneOther, nullptr);  // NOT IN, NOT LIKE, NOT BETWEEN, NOT b, ...
+      // Spark defines c BETWEEN x AND y as c >= x AND c <= y, so NOT BETWEEN gets De Morgan as Delta
+      // sees it: NOT c >= x OR NOT c <= y.
+      case ExprKind::Between:
+        return built_by(Probe::RuleBetween,
+                        build(*make_or(make_not(make_compare(CompareOp::Ge, operand.children[0], operand.children[1])),
+                                       make_not(make_compare(CompareOp::Le, operand.children[0], operand.children[2])))));
+      default: return built_by(Probe::RuleNoneOther, nullptr);  // NOT IN, NOT LIKE, NOT b, ...
     }
   }
 

@@ -48,14 +48,14 @@ std::vector<CorpusFileResult> run_corpus(const std::string& dir, bool stop_at_fi
   return results;
 }
 
-// Delta's skipping suite as corpus files, one per case (proofs/delta_skipping_suite.h): a file
+// A skip-expectation folder as corpus files, one per case (proofs/delta_skipping_suite.h): a file
 // skipped although a row matches, a skip Delta makes that the checker does not, a bad entry.
-std::vector<CorpusFileResult> run_delta_suite(const std::string& dir, bool stop_at_first) {
+std::vector<CorpusFileResult> run_skip_suite(const std::string& dir, bool stop_at_first) {
   std::vector<CorpusFileResult> results;
-  if (dir.empty()) return results;
+  const std::string folder = std::filesystem::path(dir).lexically_normal().filename().string();
   for (DeltaSuiteCase& c : run_delta_skipping_suite(dir)) {
     CorpusFileResult r;
-    r.file = "delta-skipping/" + c.name + ".json";
+    r.file = folder + "/" + c.name + ".json";
     r.seconds = c.seconds;
     for (const std::string& u : c.unsound) r.problems.push_back("UNSOUND SKIP: " + u);
     for (const std::string& m : c.missed) r.problems.push_back("LOST SKIP: " + m);
@@ -227,10 +227,11 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
   if (o.proofs) proofs = std::async(std::launch::async, run_proofs, Mutant::None);
   phase("corpus", [&](const Clock&) {
     report.corpus = run_corpus(o.corpus_dir, stop_at_first, progress);
-    const bool found = std::any_of(report.corpus.begin(), report.corpus.end(),
-                                   [](const CorpusFileResult& c) { return !c.problems.empty(); });
-    if (!(stop_at_first && found)) {
-      for (CorpusFileResult& r : run_delta_suite(o.delta_suite_dir, stop_at_first)) report.corpus.push_back(std::move(r));
+    for (const std::string& dir : o.skip_suite_dirs) {
+      const bool found = std::any_of(report.corpus.begin(), report.corpus.end(),
+                                     [](const CorpusFileResult& c) { return !c.problems.empty(); });
+      if (stop_at_first && found) break;
+      for (CorpusFileResult& r : run_skip_suite(dir, stop_at_first)) report.corpus.push_back(std::move(r));
     }
     return corpus_first_finding(report.corpus);
   });

@@ -66,8 +66,9 @@ struct GateOptions {
   unsigned threads = 1;
   Shard shard;
   std::string corpus_dir;  // tests/corpus/scenarios; empty = skip the corpus
-  // tests/corpus/delta-skipping (proofs/delta_skipping_suite.h), judged with the corpus; empty = skip it
-  std::string delta_suite_dir;
+  // Folders of skip-expectation cases (proofs/delta_skipping_suite.h) judged with the corpus:
+  // tests/corpus/delta-skipping (Delta's own suite) and tests/corpus/rule-skips (one case per §5 rule family)
+  std::vector<std::string> skip_suite_dirs;
   bool proofs = true;
   size_t exhaustive_comparisons = kGateExhaustiveComparisons;  // --exhaustive N; 0 skips the phase
   // A second solver re-asks every conflict-time skip query of the explorer phase and every query

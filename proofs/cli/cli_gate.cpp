@@ -103,13 +103,17 @@ std::string default_corpus_dir() {
   return {};
 }
 
-// Delta's skipping suite (proofs/delta_skipping_suite.h) sits beside the scenario corpus, in the
-// source tree and installed alike; empty when it does not.
-std::string delta_suite_beside(const std::string& corpus_dir) {
-  if (corpus_dir.empty()) return {};
+// The skip-expectation folders (proofs/delta_skipping_suite.h) that sit beside the scenario corpus,
+// in the source tree and installed alike: Delta's suite and the rule corpus.
+std::vector<std::string> skip_suites_beside(const std::string& corpus_dir) {
+  std::vector<std::string> suites;
+  if (corpus_dir.empty()) return suites;
   const std::filesystem::path dir = std::filesystem::path(corpus_dir).lexically_normal();
-  const std::filesystem::path suite = (dir.has_filename() ? dir : dir.parent_path()).parent_path() / "delta-skipping";
-  return std::filesystem::is_directory(suite) ? suite.string() : std::string();
+  const std::filesystem::path parent = (dir.has_filename() ? dir : dir.parent_path()).parent_path();
+  for (const char* name : {"delta-skipping", "rule-skips"}) {
+    if (std::filesystem::is_directory(parent / name)) suites.push_back((parent / name).string());
+  }
+  return suites;
 }
 
 GateOptions gate_options(const GateArguments& a) {
@@ -134,7 +138,7 @@ GateOptions gate_options(const GateArguments& a) {
   o.shard = parse_shard(a.shard);
   o.corpus_dir = a.corpus.empty() ? default_corpus_dir() : a.corpus;
   if (o.corpus_dir.empty()) std::cerr << "warning: scenario corpus not found; pass --corpus DIR\n";
-  o.delta_suite_dir = delta_suite_beside(o.corpus_dir);
+  o.skip_suite_dirs = skip_suites_beside(o.corpus_dir);
   o.proofs = !a.skip_proofs;
   o.exhaustive_comparisons = a.exhaustive;
   // Part of the default gate: a missing solver fails it up front (exit 2), not after the other phases.
@@ -174,7 +178,9 @@ int run(const GateArguments& arguments) {
             << options.threads << " threads";
   if (options.shard.count > 1) std::cout << ", shard " << options.shard.index << "/" << options.shard.count;
   std::cout << "\nscenario corpus: " << (options.corpus_dir.empty() ? "none" : options.corpus_dir)
-            << "\nDelta's skipping suite: " << (options.delta_suite_dir.empty() ? "none" : options.delta_suite_dir) << std::endl;
+            << "\nskip expectations:";
+  for (const std::string& dir : options.skip_suite_dirs) std::cout << " " << dir;
+  std::cout << (options.skip_suite_dirs.empty() ? " none" : "") << std::endl;
   const GateReport report = run_gate(options, progress_printer());
   if (isatty(STDOUT_FILENO)) std::cout << "\r\033[K";
   std::cout << gate_summary_text(report);
@@ -207,8 +213,8 @@ void add_gate_command(CLI::App& app, int& exit_code) {
   command->add_option("--out", arguments->out, "write one replayable file per finding into this directory");
   command->add_option("--shard", arguments->shard, "I/N: run shard I of N of the trial space");
   command->add_option("--corpus", arguments->corpus, "scenario corpus directory (default: the installed share/skipsound/corpus/scenarios, "
-                      "else tests/corpus/scenarios above the executable in a build tree); Delta's skipping suite is "
-                      "judged with it when its folder delta-skipping sits beside this one");
+                      "else tests/corpus/scenarios above the executable in a build tree); the skip expectations in the folders "
+                      "delta-skipping (Delta's own suite) and rule-skips beside it are judged with it");
   command->add_option("--exhaustive", arguments->exhaustive,
                       "comparisons of the bounded exhaustive cross-check against the Z3 oracle (default 3000; 0 skips)");
   command->add_flag("--skip-proofs", arguments->skip_proofs, "do not run the symbolic rule proofs");

@@ -306,7 +306,10 @@ TEST_F(BuilderRules, BetweenIsTwoComparisons) {
   EXPECT_EQ(decide(make_between(x, lit(21), lit(30)), f), SKIP);
   EXPECT_EQ(decide(make_between(x, lit(15), lit(30)), f), KEEP);
   EXPECT_EQ(decide(make_between(x, lit(0), lit(9)), f), SKIP);
-  EXPECT_EQ(expression(make_not(make_between(x, lit(0), lit(9)))), "none");
+  // NOT BETWEEN is De Morgan over the two comparisons, as Delta sees Spark's desugared BETWEEN.
+  EXPECT_EQ(expression(make_not(make_between(x, lit(0), lit(9)))), expression(make_or(make_not(cmp(CompareOp::Ge, x, lit(0))), make_not(cmp(CompareOp::Le, x, lit(9))))));
+  EXPECT_EQ(decide(make_not(make_between(x, lit(0), lit(30))), f), SKIP);
+  EXPECT_EQ(decide(make_not(make_between(x, lit(15), lit(30))), f), KEEP);
 }
 
 TEST_F(BuilderRules, EverythingElseGivesNone) {

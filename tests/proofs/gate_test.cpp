@@ -31,7 +31,8 @@ GateOptions small_gate() {
   o.trials_per_category = 12;
   o.threads = 2;
   o.corpus_dir = std::string(SKIPSOUND_SOURCE_DIR) + "/tests/corpus/scenarios";
-  o.delta_suite_dir = std::string(SKIPSOUND_SOURCE_DIR) + "/tests/corpus/delta-skipping";
+  o.skip_suite_dirs = {std::string(SKIPSOUND_SOURCE_DIR) + "/tests/corpus/delta-skipping",
+                       std::string(SKIPSOUND_SOURCE_DIR) + "/tests/corpus/rule-skips"};
   o.proofs = false;  // the prover has its own suite; the gate only calls it
   o.mutants = {Mutant::AppendSuppression, Mutant::LeAsLt};
   return o;
@@ -185,7 +186,7 @@ std::string verdict_digest(const GateReport& r) {
 }
 
 const char* const kPinnedDigest =
-    "corpus 175 files, 0 differing\n"
+    "corpus 181 files, 0 differing\n"
     "per-file 40 cases, 177 decisions, 0 failing\n"
     "exhaustive 300 comparisons, 0 disagreements\n"
     "disjoint: 20 trials, 48 commits, 0 aborts, 0 false, 0 missed, 0 wrong, 0 bad-skip, 13 skips-z3, 13 proved, 0 discarded\n"
@@ -269,7 +270,8 @@ const char* const kPinnedDigest =
 // again when the WriteSerializable blind-append-and-its-reader pair joined it: only the file
 // count; and again when half the worlds' x column took another type (generators/x_column.h):
 // every category's counts moved, still nothing missed, wrong or discarded; and again when Delta's
-// skipping suite joined the corpus phase, 51 case files: only the file count). When a change is meant, paste the printed digest into kPinnedDigest and say why in the
+// skipping suite joined the corpus phase, 51 case files, and the rule corpus's six: only the file
+// count). When a change is meant, paste the printed digest into kPinnedDigest and say why in the
 // commit.
 TEST(Gate, VerdictCountsForAFixedSeedArePinned) {
   GateOptions o = small_gate();
@@ -301,7 +303,7 @@ std::string corpus_of_two_wrong_expectations() {
 GateOptions gate_with_a_corpus_finding(FailFast fail_fast) {
   GateOptions o = small_gate();
   o.corpus_dir = corpus_of_two_wrong_expectations();
-  o.delta_suite_dir.clear();
+  o.skip_suite_dirs.clear();
   o.categories = {generators::WorldCategory::Disjoint};
   o.trials_per_category = 2;
   o.exhaustive_comparisons = 0;
@@ -356,11 +358,11 @@ TEST(Gate, ALostDeltaSkipIsACorpusFinding) {
             "rows": [{"a": 1}], "predicates": [{"sql": "a > 0", "delta": "miss"}]})";
   GateOptions o = gate_with_a_corpus_finding(FailFast::Off);
   o.corpus_dir.clear();
-  o.delta_suite_dir = dir.string();
+  o.skip_suite_dirs = {dir.string()};
   const GateReport report = run_gate(o);
   std::filesystem::remove_all(dir);
   ASSERT_EQ(report.corpus.size(), 1u);
-  EXPECT_EQ(report.corpus.front().file, "delta-skipping/made-up.json");
+  EXPECT_EQ(report.corpus.front().file, "skipsound-gate-delta-suite/made-up.json");
   ASSERT_EQ(report.corpus.front().problems.size(), 1u);
   EXPECT_EQ(report.corpus.front().problems.front().rfind("LOST SKIP: `a > 0`: Delta skips the file", 0), 0u)
       << report.corpus.front().problems.front();
