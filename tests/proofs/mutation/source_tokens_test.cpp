@@ -52,6 +52,11 @@ TEST(SourceTokens, OptOutCommentsMarkTheirLine) {
   EXPECT_EQ(lexed.opted_out_lines, (std::set<size_t>{2, 3}));
 }
 
+TEST(SourceTokens, CoverageProbeLinesAreOptedOut) {
+  const LexedSource lexed = lex("if (a > 1) coverage::hit(Probe::X);\nif (a > 1) return x;\nint coverage = hit;\n");
+  EXPECT_EQ(lexed.opted_out_lines, std::set<size_t>{1});
+}
+
 TEST(SourceTokens, UnterminatedInputEndsWithoutOverrun) {
   EXPECT_EQ(lex("x /* never closed").tokens.size(), 1u);
   EXPECT_EQ(lex("f(\"open").tokens.size(), 3u);
