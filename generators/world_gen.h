@@ -97,6 +97,7 @@ struct World {
   int num_indexed_cols = 32;  // 1 = only id has stats
   bool write_serializable = false;  // the table's isolation level; else Serializable
   XType x_type = XType::Int;
+  bool replay_log = false;  // its commits are also written as a Delta log and replayed (proofs/log_mirror.h)
   std::vector<WorldFile> files;
   std::vector<std::string> history;  // operations committed one after another before the transactions start
   std::vector<WorldTransaction> transactions;  // named T1, T2, ... in this order

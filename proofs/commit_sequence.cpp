@@ -19,8 +19,9 @@ void validate_order(size_t transactions, const std::vector<size_t>& order) {
 
 }  // namespace
 
-CommitDriver::CommitDriver(Table initial, ConflictCheckOptions options)
+CommitDriver::CommitDriver(Table initial, ConflictCheckOptions options, bool replay_log)
     : options_(options), first_version_(initial.version()) {
+  if (replay_log) log_.emplace(initial, options.mutant);
   run_.versions.push_back(std::move(initial));
 }
 
@@ -64,10 +65,15 @@ const CommitAttempt& CommitDriver::commit(size_t index, const std::vector<Transa
     run_.versions.push_back(std::move(next));
     attempt.result = Committed{latest_version()};
     committed_.push_back(index);
-    run_.logged_actions[index] = std::move(loser.commit);
+    run_.logged_actions[index] = log_ ? log_->log(loser.commit, run_.versions.back()) : std::move(loser.commit);
   }
   run_.attempts.push_back(std::move(attempt));
   return run_.attempts.back();
+}
+
+ScheduleRun CommitDriver::finish() && {
+  if (log_) run_.log_problems = log_->problems();
+  return std::move(run_);
 }
 
 ScheduleRun run_schedule(const Table& snapshot, const std::vector<Transaction>& transactions,

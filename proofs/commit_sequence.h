@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checker/conflict_checker.h"
+#include "proofs/log_mirror.h"
 #include "model/table/table.h"
 #include "model/table/transaction.h"
 
@@ -49,6 +50,8 @@ struct ScheduleRun {
   // (docs/semantics.md §10.2); absent for one that aborted or has not committed. The append
   // checks' candidate files point here (a map: its entries never move).
   std::map<size_t, Commit> logged_actions;
+  // With a replayed log (CommitDriver's replay_log): how the replay differed from the model.
+  std::vector<std::string> log_problems;
 
   const Table& final_state() const { return versions.back(); }
   const Table& at_version(int64_t version) const {
@@ -60,18 +63,21 @@ struct ScheduleRun {
 // at_version(its snapshot_version) before it commits.
 class CommitDriver {
  public:
-  CommitDriver(Table initial, ConflictCheckOptions options);
+  // replay_log: every commit is written as Delta log text and the log replayed (proofs/log_mirror.h);
+  // the winners the checker sees carry the replayed stats, and differences go to log_problems.
+  CommitDriver(Table initial, ConflictCheckOptions options, bool replay_log = false);
 
   // Throws InputError when the table has not reached version v.
   const Table& at_version(int64_t version) const;
   int64_t latest_version() const;
   // Checks transactions[index] against every commit after its snapshot and commits it or not.
   const CommitAttempt& commit(size_t index, const std::vector<Transaction>& transactions);
-  ScheduleRun finish() && { return std::move(run_); }
+  ScheduleRun finish() &&;
 
  private:
   ScheduleRun run_;
   ConflictCheckOptions options_;
+  std::optional<LogMirror> log_;
   int64_t first_version_ = 0;  // the initial table's
   std::vector<size_t> committed_;  // transaction indexes, in version order: committed_[v - 1] made v
 };

@@ -285,6 +285,7 @@ const char* trial_verdict_name(TrialVerdict v) {
     case TrialVerdict::MissedConflict: return "MISSED CONFLICT";
     case TrialVerdict::UnjustifiedSkip: return "UNJUSTIFIED SKIP";
     case TrialVerdict::InternalError: return "INTERNAL ERROR";
+    case TrialVerdict::LogReadBack: return "LOG READ-BACK";
     case TrialVerdict::Discarded: return "discarded";
   }
   return "?";
@@ -297,6 +298,7 @@ std::string world_scenario_text(const World& world, Mutant mutant, const std::ve
   if (world.num_indexed_cols != 32) text += "property numIndexedCols: " + std::to_string(world.num_indexed_cols) + "\n";
   if (world.deletion_vectors) text += "property deletionVectors: on\n";
   if (world.write_serializable) text += "property isolation: WriteSerializable\n";
+  if (world.replay_log) text += "log: replayed\n";
   const generators::WorldFlags defaults;
   for (generators::Tier tier : generators::all_tiers()) {
     const bool on = generators::tier_on(world.flags, tier);
@@ -380,6 +382,10 @@ TrialResult judge_run(const ScenarioRun& run, smt::Oracle& oracle, CrossChecker*
     first_finding(TrialVerdict::InternalError,
                   "INTERNAL ERROR: the conflict filter kept every file after an unexpected exception (" +
                       result.unexpected_errors.front() + ")");
+  }
+  if (!run.schedule.log_problems.empty()) {
+    first_finding(TrialVerdict::LogReadBack, "LOG READ-BACK: the Delta log replays differently from the model's table at " +
+                                                 run.schedule.log_problems.front());
   }
   prove_skips(run, oracle, cross_check, result);
   return result;

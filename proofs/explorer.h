@@ -43,6 +43,7 @@ enum class TrialVerdict {
   MissedConflict,   // the serial oracle found a commit no serial order explains
   UnjustifiedSkip,  // a conflict-time skip for which Z3 found a matching consistent row
   InternalError,    // the conflict filter kept every file for an unexpected exception
+  LogReadBack,      // the world's Delta log replays to other files, stats or partition values than the model's
   Discarded,        // the world could not be run (an operation rejected its input)
 };
 const char* trial_verdict_name(TrialVerdict v);

@@ -41,6 +41,10 @@ are case-insensitive; the file is a timeline, read top to bottom):
   flag rowLevelConcurrency: off           default on), rowLevelConcurrency (Case 2, §10.2,
   flag removedRows: on                    on), removedRows (Case 1b, §10.3, off),
   flag excludeNoDataChangeFiles: on       excludeNoDataChangeFiles (Case 3, §10.4, off)
+  log: replayed                           every commit is also written as Delta log text and the
+                                          log replayed by the production reader: the checker
+                                          sees a winner's files as the reader made them, and a
+                                          replay that differs from the model is a finding
   mutant: append-suppression              a named unsound variant (default none); it acts
                                           wherever its code runs: the checker's scans and
                                           conflict checks, and the stats every file is given
@@ -234,6 +238,7 @@ class ScenarioParser {
         {"property", true, &ScenarioParser::parse_property_directive},
         {"flag", true, &ScenarioParser::parse_flag},
         {"mutant", false, &ScenarioParser::parse_mutant},
+        {"log", false, &ScenarioParser::parse_log},
         {"file", true, &ScenarioParser::parse_file},
         {"stats", true, &ScenarioParser::parse_raw_stats},
         {"step", false, &ScenarioParser::parse_step},
@@ -372,6 +377,11 @@ class ScenarioParser {
       }
     }
     throw InputError("unknown flag '" + name + "'");
+  }
+
+  void parse_log(const std::string&, const std::string& value) {
+    if (ascii_lower(value) != "replayed") throw InputError("log: expected 'replayed', got '" + value + "'");
+    scenario_.replay_log = true;
   }
 
   void parse_mutant(const std::string&, const std::string& name) {
@@ -1260,7 +1270,7 @@ ScenarioRun run_scenario(const Scenario& scenario) {
   run.transactions.resize(scenario.transactions.size());
   std::vector<int64_t> start(scenario.transactions.size(), -1);
   std::vector<bool> ran(scenario.transactions.size(), false);
-  CommitDriver driver(scenario.table, scenario.options);
+  CommitDriver driver(scenario.table, scenario.options, scenario.replay_log);
   const auto run_on_snapshot = [&](size_t index) {
     const ScenarioTransaction& t = scenario.transactions[index];
     if (start[index] > driver.latest_version()) {
@@ -1302,6 +1312,7 @@ ScenarioRun run_scenario(const Scenario& scenario) {
   for (const std::string& error : unexpected_errors(run.schedule, run.transactions)) {
     run.mismatches.push_back("INTERNAL ERROR in the conflict filter, every file kept: " + error);
   }
+  for (const std::string& problem : run.schedule.log_problems) run.mismatches.push_back("LOG READ-BACK at " + problem);
   check_expected_verdicts(scenario, run);
   check_expected_survivors(scenario, run);
   check_expected_table(scenario, run);

@@ -7,6 +7,7 @@
 #include "model/sql/binder.h"
 #include "model/sql/evaluator.h"
 #include "model/values/ascii_text.h"
+#include "model/values/cast.h"
 #include "model/values/input_error.h"
 #include "model/sql/printer.h"
 #include "model/stats/stats_widening.h"
@@ -97,7 +98,15 @@ bool matches(const ExprPtr& condition, const Row& row, const Operation& op) {
 // The assigned value converted to the column's type, as Spark's implicit cast on assignment.
 Value assign_as(const Value& v, const DataType& type, const Operation& op) {
   if (v.is_null()) return Value::null(type);
-  if (v.type.kind == type.kind) return v;
+  if (v.type.kind == type.kind && (type.kind != TypeKind::Decimal || v.type == type)) return v;
+  // A decimal of another precision or scale (x + 1 is decimal(11,2) on a decimal(10,2) column) is
+  // cast to the column's, as Spark's store assignment does; one that does not fit is refused, as
+  // its ANSI policy does. Kept as it was, it put values of another type into the file's stats.
+  if (v.type.kind == TypeKind::Decimal && type.kind == TypeKind::Decimal) {
+    if (const auto cast = cast_value(v, type); cast && !cast->is_null()) return *cast;
+    throw InputError("'" + op.text + "' assigns " + spark_string_of(v) + ", which does not fit a " + type_name(type) +
+                     " column");
+  }
   if (is_int64_backed(type.kind) && std::holds_alternative<int64_t>(v.data)) {
     return Value::integral(type.kind, v.as_int());
   }

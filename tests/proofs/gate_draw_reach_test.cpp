@@ -179,6 +179,7 @@ std::vector<std::string> world_labels(const World& w) {
          "whole-table read");
   add_if(w.write_serializable, "WriteSerializable");
   labels.push_back(std::string("x ") + generators::x_type_sql(w.x_type));
+  add_if(w.replay_log, "log replayed");
   add_if(std::any_of(w.transactions.begin(), w.transactions.end(), [](const auto& t) { return t.blind_unknown; }),
          "isBlindAppend unknown");
   add_if(std::any_of(w.files.begin(), w.files.end(), [](const auto& f) { return !f.deleted.empty(); }),
@@ -216,7 +217,8 @@ TEST(GateDraw, WorldsReachEveryOperationAndShape) {
                                        "SET DOMAIN on a shared domain", "table change committing first",
                                        "table change committing later"});
     // Every category's worlds draw every type of x (generators/x_column.h).
-    expect_all(by_category[category], {"x int", "x decimal(10,2)", "x double", "x string", "x date", "x timestamp"});
+    expect_all(by_category[category], {"x int", "x decimal(10,2)", "x double", "x string", "x date", "x timestamp",
+                                       "log replayed"});
     if (category == WorldCategory::Disjoint) continue;  // disjoint x bands: no shared reads by design
     // Partitioning, deletion vectors and whole-table reads are not confined to their own category.
     expect_all(by_category[category], {"partitioned", "deletion vectors"});

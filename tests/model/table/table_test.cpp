@@ -2,9 +2,11 @@
 #include <algorithm>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "model/sql/binder.h"
 #include "model/sql/printer.h"
+#include "model/sql/row.h"
 #include "model/values/input_error.h"
 #include "model/table/operations.h"
 #include "model/table/table.h"
@@ -155,6 +157,34 @@ TEST(Operations, UpdateWritesNewImagesInBothModes) {
       EXPECT_EQ(result.commit.adds[0].path, "f-1");
       EXPECT_EQ(result.commit.adds[1].live_count(), 1);
     }
+  }
+}
+
+// Spark's store assignment: x + 1 on a decimal(10,2) column is a decimal(11,2), cast back to the
+// column's type (its file's stats then carry the column's type); a value that does not fit is refused.
+TEST(Operations, AnAssignedDecimalTakesTheColumnsType) {
+  const Schema schema({StructField{"id", DataType::of(TypeKind::Long), true, {}},
+                       StructField{"x", DataType::decimal(10, 2), true, {}}});
+  for (const char* x : {"1.25", "99999999.99"}) {
+    SCOPED_TRACE(x);
+    Table table(schema, TableProperties{});
+    for (TableFile& f : table.write_files({row_from_json(nlohmann::json{{"id", 1}, {"x", x}}, schema)}, "f", 1,
+                                          StatsPresence::Collected)) {
+      table.add_initial_file(std::move(f));
+    }
+    Operation update;
+    update.kind = OperationKind::Update;
+    update.text = "UPDATE SET x = x + 1";
+    // Bound under IS NULL, as a scenario binds a value expression.
+    update.assignments.push_back(Assignment{1, parse_and_bind("(x + 1) IS NULL", schema)->children.front()});
+    if (std::string(x) == "99999999.99") {
+      EXPECT_THROW(run(table, {update}), InputError);
+      continue;
+    }
+    apply_commit(table, run(table, {update}).commit);
+    const Value updated = table.live_rows().at(0).at(1);
+    EXPECT_EQ(updated.type, DataType::decimal(10, 2));
+    EXPECT_EQ(updated, value_from_json("2.25", DataType::decimal(10, 2)));
   }
 }
 
