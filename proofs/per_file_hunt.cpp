@@ -17,7 +17,11 @@ namespace {
 
 constexpr int kFileCaseSize = 60;
 constexpr size_t kShrinkLimit = 300;
-constexpr size_t kCasesPerChunk = 50;  // cases between progress reports, early stops and time checks
+// Cases between progress reports, early stops and time checks. Each chunk ends when its slowest
+// case does (a Z3 query may take a second or two) while the other threads wait, so a run to the end
+// takes long chunks; a hunt that stops at its first failure takes short ones, so it stops soon.
+constexpr size_t kCasesPerChunk = 400;
+constexpr size_t kCasesPerChunkWhenStopping = 50;
 
 rc::Shrinkable<generators::FileCase> file_case_at(uint64_t seed, Mutant mutant) {
   parallel::require_generation_thread();
@@ -116,7 +120,7 @@ PerFileHunt hunt_per_file(const PerFileHuntOptions& o, const GateProgress& progr
   const auto report = [&](size_t done) {
     if (progress) progress("per-file", std::to_string(done) + " cases");
   };
-  parallel::run_trials(workers, parallel::TrialBudget{o.cases, o.seconds, kCasesPerChunk}, generate, run, merge, report);
+  parallel::run_trials(workers, parallel::TrialBudget{o.cases, o.seconds, o.stop_at_first ? kCasesPerChunkWhenStopping : kCasesPerChunk}, generate, run, merge, report);
   for (size_t w = 0; w < workers.size(); ++w) hunt.result.oracle += workers.state(w).counters();
   hunt.result.seconds = clock.seconds();
   return hunt;
