@@ -120,8 +120,8 @@ std::string expression_text(const SkipExpr& e, const Schema& schema,
 constexpr size_t kTraceTextLimit = 400;
 
 void collect_rules(const SkipExpr& e, uint64_t& rules) {
-  rules |= e.rules;
-  for (const SkipExprPtr& child : e.children) collect_rules(*child, rules);
+  rules |= e.rules;  // mutation: off (coverage bookkeeping: which rules a skip credits)
+  for (const SkipExprPtr& child : e.children) collect_rules(*child, rules);  // mutation: off (coverage bookkeeping)
 }
 
 const Value& null_value() {
@@ -269,13 +269,13 @@ SkipExprPtr built_by(coverage::Probe rule, SkipExprPtr e) {
   coverage::hit(rule);
   if (!e) return e;
   auto tagged = std::make_shared<SkipExpr>(*e);
-  tagged->rules |= skip_rule_bit(rule);
+  tagged->rules |= skip_rule_bit(rule);  // mutation: off (coverage bookkeeping)
   return tagged;
 }
 
 void credit_skip(const SkipExpr& e) {
   uint64_t rules = 0;
-  collect_rules(e, rules);
+  collect_rules(e, rules);  // mutation: off (coverage bookkeeping)
   for (int p = static_cast<int>(coverage::Probe::RuleLiteralsOnly); p <= static_cast<int>(coverage::Probe::RuleNoMinMax); ++p) {
     if (rules & skip_rule_bit(static_cast<coverage::Probe>(p))) coverage::decided_skip(static_cast<coverage::Probe>(p));
   }

@@ -170,7 +170,8 @@ struct Replay {
       return;
     }
     const FileKey key{r.path, mutant == Mutant::RemoveIgnoresDv ? std::string() : dv_id(r.deletion_vector)};
-    if (live.erase(key)) coverage::hit(coverage::Probe::LogRemoveReconciled);
+    if (live.contains(key)) coverage::hit(coverage::Probe::LogRemoveReconciled);
+    live.erase(key);
   }
   void on(const Metadata& m) {
     metadata = m;

@@ -239,12 +239,14 @@ constexpr std::string_view kKeywords[] = {
 
 namespace {
 
-// A line that calls coverage::hit only feeds the gate's coverage table (model/coverage): a mutant
-// of it changes what the table counts, never a verdict, so it is not mutated.
+// A line that names the coverage namespace (coverage::hit, coverage::decided_skip, a probe's
+// number) only feeds the gate's coverage table (model/coverage): a mutant of it changes what the
+// table counts, never a verdict, so it is not mutated. Such a line must hold nothing else: code
+// under test keeps its logic on lines of its own.
 void opt_out_coverage_probes(LexedSource& lexed) {
   const std::vector<Token>& ts = lexed.tokens;
-  for (size_t i = 0; i + 2 < ts.size(); ++i) {
-    if (ts[i].text == "coverage" && ts[i + 1].text == "::" && ts[i + 2].text == "hit") lexed.opted_out_lines.insert(ts[i].line);
+  for (size_t i = 0; i + 1 < ts.size(); ++i) {
+    if (ts[i].text == "coverage" && ts[i + 1].text == "::") lexed.opted_out_lines.insert(ts[i].line);
   }
 }
 

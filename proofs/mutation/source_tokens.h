@@ -1,7 +1,7 @@
 // The C++ tokens the mutation tool (skipsound-mutate) may touch. Comments, string and character
 // literals and preprocessor lines are lexed only to be left alone; a line whose comment holds
-// kMutationOptOut, or that calls coverage::hit (instrumentation for the gate's coverage table), is
-// never mutated.
+// kMutationOptOut, or that names the coverage namespace (instrumentation for the gate's coverage
+// table), is never mutated.
 #pragma once
 #include <cstddef>
 #include <set>

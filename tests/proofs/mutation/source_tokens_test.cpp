@@ -53,8 +53,9 @@ TEST(SourceTokens, OptOutCommentsMarkTheirLine) {
 }
 
 TEST(SourceTokens, CoverageProbeLinesAreOptedOut) {
-  const LexedSource lexed = lex("if (a > 1) coverage::hit(Probe::X);\nif (a > 1) return x;\nint coverage = hit;\n");
-  EXPECT_EQ(lexed.opted_out_lines, std::set<size_t>{1});
+  const LexedSource lexed =
+      lex("if (a > 1) coverage::hit(Probe::X);\nif (a > 1) return x;\nint coverage = hit;\nn = coverage::Probe::A + 1;\n");
+  EXPECT_EQ(lexed.opted_out_lines, (std::set<size_t>{1, 4}));
 }
 
 TEST(SourceTokens, UnterminatedInputEndsWithoutOverrun) {
