@@ -204,9 +204,7 @@ ConflictCheck check_appends(const Transaction& loser, const Table& snapshot, con
       isolation == IsolationLevel::Serializable ||
       (isolation == IsolationLevel::WriteSerializable && (!winner_blind || loser.commit.has_metadata()));
   coverage::hit(isolation_probe(isolation));
-  if (isolation == IsolationLevel::WriteSerializable && !checks_adds) {
-    coverage::hit(Probe::IsolationWriteSerializableBlindWinner);
-  }
+  if (isolation == IsolationLevel::WriteSerializable && !checks_adds) coverage::hit(Probe::IsolationWriteSerializableBlindWinner);
   const std::string level = isolation_level_name(isolation);
   AppendCheck check;
   check.added = candidate_files(winner.adds, snapshot.schema());

@@ -155,11 +155,8 @@ class Builder {
   // The comparison with its literal on the right; a literal written on the left is swapped.
   static std::optional<ColumnComparison> column_comparison(const Expr& compare) {
     auto cmp = as_column_comparison(compare);
-    if (!cmp) {
-      coverage::hit(Probe::RuleNoneOther);  // column vs column, casts, functions, arithmetic
-    } else if (compare.children[0]->kind == ExprKind::Literal) {
-      coverage::hit(Probe::RuleLiteralLeft);
-    }
+    if (!cmp) coverage::hit(Probe::RuleNoneOther);  // column vs column, casts, functions, arithmetic
+    if (cmp && compare.children[0]->kind == ExprKind::Literal) coverage::hit(Probe::RuleLiteralLeft);
     return cmp;
   }
 

@@ -150,9 +150,8 @@ ColumnStats finish(const LeafAccumulator& acc, const DataType& type, const Stats
     out.max = max ? std::optional<Value>(Value::string(*max)) : std::nullopt;
     if (!max) coverage::hit(Probe::WriterStringMaxOmitted);
     if (max && *max != acc.max->as_string()) coverage::hit(Probe::WriterStringMaxTieBreak);
-  } else if (is_floating(type.kind) && std::isnan(acc.max->as_double())) {
-    coverage::hit(Probe::WriterNaNMax);
   }
+  if (is_floating(type.kind) && std::isnan(acc.max->as_double())) coverage::hit(Probe::WriterNaNMax);
   return out;
 }
 
