@@ -84,6 +84,18 @@ std::optional<std::string> like_prefix(const Expr& like) {
   return prefix;
 }
 
+// 'abc' with no wildcard and no escape character: Spark's LikeSimplification turns it into
+// EqualTo, which Delta bounds like c = 'abc'.
+std::optional<std::string> like_exact(const Expr& like) {
+  const Expr& pattern = *like.children[1];
+  if (!is_string_literal(pattern)) return std::nullopt;
+  const std::string& text = pattern.literal.as_string();
+  std::string special = "%_";
+  append_utf8(special, like_escape(like));
+  if (text.find_first_of(special) != std::string::npos) return std::nullopt;
+  return text;
+}
+
 // startswith(c, 's'), s a non-NULL string literal: Delta's StartsWith rule as written.
 std::optional<std::string> call_prefix(const Expr& call) {
   if (call.kind != ExprKind::Call || call.function != "startswith" || call.children.size() != 2 ||
@@ -110,7 +122,12 @@ class Builder {
       case ExprKind::IsNull: return build_is_null(*e.children[0], 0);
       case ExprKind::IsNotNull: return build_is_not_null(*e.children[0]);
       case ExprKind::Compare: return build_compare(e);
-      case ExprKind::Like: return build_starts_with(*e.children[0], like_prefix(e));
+      case ExprKind::Like: {
+        if (const auto exact = like_exact(e)) {
+          return build(*make_compare(CompareOp::Eq, e.children[0], make_literal(Value::string(*exact))));
+        }
+        return build_starts_with(*e.children[0], like_prefix(e));
+      }
       // startswith(c, 's') is Spark's StartsWith, which Delta bounds like LIKE 's%'.
       case ExprKind::Call: {
         const auto prefix = call_prefix(e);

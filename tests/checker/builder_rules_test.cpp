@@ -268,6 +268,15 @@ TEST_F(BuilderRules, LikeWithEscapeIsAPrefixUnlessThePatternHoldsTheEscape) {
   EXPECT_EQ(expression(make_is_null(make_like_escape(s, lit(str("ab%")), U'#'))), "(nullCount(s) > 0L OR FALSE) OR FALSE");
 }
 
+// Spark's LikeSimplification makes a pattern without wildcards an EqualTo, which Delta bounds.
+TEST_F(BuilderRules, LikeWithoutWildcardsIsEquality) {
+  EXPECT_EQ(expression(make_like(s, lit(str("bb")))), expression(cmp(CompareOp::Eq, s, lit(str("bb")))));
+  EXPECT_EQ(decide(make_like(s, lit(str("ca"))), f), SKIP);
+  EXPECT_EQ(decide(make_like(s, lit(str("bc"))), f), KEEP);
+  EXPECT_EQ(expression(make_like(s, lit(str("b_")))), "none");
+  EXPECT_EQ(expression(make_like_escape(s, lit(str("b#")), U'#')), "none") << "Spark leaves a pattern with its escape a LIKE";
+}
+
 // The forms Spark's parser rewrites get the rules of what they become; the others have none in
 // Delta (constructDataFilters' `case _ => None`).
 TEST_F(BuilderRules, SparksGrammarGetsDeltasRulesOnly) {
