@@ -434,7 +434,7 @@ double CategoryStats::trials_per_second() const { return seconds > 0 ? trials / 
 
 void CategoryStats::add(const TrialResult& r) {
   ++trials;
-  if (r.verdict == TrialVerdict::Discarded) ++discarded;
+  if (r.verdict == TrialVerdict::Discarded && discarded++ == 0) first_discard = r.headline;
   if (r.verdict == TrialVerdict::UnjustifiedSkip) ++unjustified_skips;
   attempts += r.attempts;
   commits += r.commits;

@@ -112,6 +112,7 @@ struct TierSplit {
 struct CategoryStats {
   size_t trials = 0;
   size_t discarded = 0;
+  std::string first_discard;  // why the first discarded world could not be run
   size_t attempts = 0;
   size_t commits = 0;
   size_t false_conflicts = 0;

@@ -175,6 +175,12 @@ std::vector<std::string> GateReport::failures() const {
   }
   for (const CategoryResult& c : categories) {
     if (c.finding) out.push_back(std::string("explorer ") + world_category_name(c.category) + ": " + c.finding->headline);
+    // The generators draw only worlds the model can run: a world an operation refuses is a bug of
+    // the generators or of the model (an assignment it should accept, say), not a skipped trial.
+    if (c.stats.discarded) {
+      out.push_back(std::string("explorer ") + world_category_name(c.category) + ": " + std::to_string(c.stats.discarded) +
+                    " generated worlds could not be run, first: " + c.stats.first_discard);
+    }
     if (c.stats.unexpected_errors) {
       out.push_back(std::string("explorer ") + world_category_name(c.category) + ": " +
                     std::to_string(c.stats.unexpected_errors) +

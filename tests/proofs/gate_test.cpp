@@ -371,6 +371,26 @@ TEST(Gate, ALostDeltaSkipIsACorpusFinding) {
   EXPECT_EQ(report.outcome(), GateOutcome::Fail);
 }
 
+// A generated world an operation refuses is a failure of the gate, named with the first refusal:
+// the generators draw only worlds the model can run (a model that refuses a valid assignment, as
+// a mutation-tool survivor of decimal assignment did, showed only as a discard count before).
+TEST(Gate, ADiscardedWorldFailsTheGate) {
+  CategoryResult category;
+  category.category = generators::WorldCategory::Mixed;
+  TrialResult refused;
+  refused.verdict = TrialVerdict::Discarded;
+  refused.headline = "explorer:7: 'UPDATE SET x = x + 1' assigns a decimal(11,2) to a decimal(10,2) column";
+  category.stats.add(refused);
+  TrialResult second = refused;
+  second.headline = "another";
+  category.stats.add(second);
+  GateReport report;
+  report.categories.push_back(category);
+  ASSERT_EQ(report.failures().size(), 1u);
+  EXPECT_EQ(report.failures().front(), "explorer mixed: 2 generated worlds could not be run, first: " + refused.headline);
+  EXPECT_EQ(report.outcome(), GateOutcome::Fail);
+}
+
 TEST(GateFailFast, GateSkipsThePhasesAfterTheFirstFinding) {
   const GateReport report = run_gate(gate_with_a_corpus_finding(FailFast::Gate));
   EXPECT_EQ(report.corpus.size(), 1u);
