@@ -1,7 +1,9 @@
 #include "generators/x_column.h"
 
-#include <chrono>
 #include <cstdio>
+
+#include "model/values/enum_names.h"
+#include "model/values/temporal.h"
 
 namespace skipsound::generators {
 
@@ -33,14 +35,7 @@ std::string string_text(int rank) {
   return kStringPrefix + (rank < 10 ? "0" : "") + std::to_string(rank);
 }
 
-std::string date_text(int rank) {
-  using namespace std::chrono;
-  const year_month_day day{sys_days{year{2024} / February / 20} + days{rank}};
-  char text[16];
-  std::snprintf(text, sizeof text, "%04d-%02u-%02u", static_cast<int>(day.year()), static_cast<unsigned>(day.month()),
-                static_cast<unsigned>(day.day()));
-  return text;
-}
+std::string date_text(int rank) { return format_date(days_from_civil(2024, 2, 20) + rank); }
 
 std::string timestamp_text(int rank) {
   // 250 microseconds a rank from 01:59:59.995: rank 20 is the next second.
@@ -58,18 +53,22 @@ std::string wrapped(const char* before, const std::string& text, const char* aft
   return out;
 }
 
+constexpr EnumNames kXTypeNames{std::to_array<EnumName<XType>>({
+    {XType::Int, "int"},
+    {XType::Decimal, "decimal(10,2)"},
+    {XType::Double, "double"},
+    {XType::String, "string"},
+    {XType::Date, "date"},
+    {XType::Timestamp, "timestamp"},
+})};
+
 }  // namespace
 
-const char* x_type_sql(XType type) {
-  switch (type) {
-    case XType::Int: return "int";
-    case XType::Decimal: return "decimal(10,2)";
-    case XType::Double: return "double";
-    case XType::String: return "string";
-    case XType::Date: return "date";
-    case XType::Timestamp: return "timestamp";
-  }
-  return "?";
+const char* x_type_sql(XType type) { return kXTypeNames.name(type); }
+
+const std::vector<XType>& all_x_types() {
+  static const std::vector<XType> kAll = kXTypeNames.values();
+  return kAll;
 }
 
 std::string x_literal(XType type, int rank) {

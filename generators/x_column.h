@@ -10,12 +10,14 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace skipsound::generators {
 
 enum class XType { Int, Decimal, Double, String, Date, Timestamp };
 
 const char* x_type_sql(XType type);  // "int", "decimal(10,2)", ... as in a scenario's schema line
+const std::vector<XType>& all_x_types();
 
 // Rank k as a SQL literal of the type ("2.25", "DATE '2024-02-21'", "CAST('NaN' AS DOUBLE)").
 std::string x_literal(XType type, int rank);

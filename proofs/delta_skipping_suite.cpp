@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -113,6 +114,7 @@ class CaseRun {
   void load() {
     schema_ = Schema::from_json(c_.at("schema"));
     config_ = config_of(c_.value("settings", json::object()), schema_);
+    eligibility_.emplace(schema_, config_);
     const std::vector<json> files = data_files(c_);
     stats_.reserve(files.size());
     for (size_t i = 0; i < files.size(); ++i) {
@@ -143,8 +145,7 @@ class CaseRun {
       return;
     }
     if (marked) result_.errors.push_back("`" + sql + "` is marked \"needs\" but parses: drop the mark");
-    const StatsEligibility eligibility(schema_, config_);
-    const ScanResult scan = filter_scan(bound, candidates_, eligibility, mutant_);
+    const ScanResult scan = filter_scan(bound, candidates_, *eligibility_, mutant_);
     for (size_t i = 0; i < candidates_.size(); ++i) judge_file(sql, *bound, predicate.at("delta"), i, scan.files.at(i));
   }
 
@@ -174,6 +175,7 @@ class CaseRun {
   DeltaSuiteCase result_;
   Schema schema_;
   StatsConfig config_;
+  std::optional<StatsEligibility> eligibility_;  // refers to schema_: built once both are set
   std::vector<std::vector<Row>> rows_;
   std::vector<FileStats> stats_;  // reserved up front: candidates point into it
   std::vector<CandidateFile> candidates_;

@@ -1,6 +1,5 @@
 #include "proofs/log_mirror.h"
 
-#include <cstdio>
 
 #include <nlohmann/json.hpp>
 #include <map>
@@ -11,12 +10,6 @@
 namespace skipsound {
 
 namespace {
-
-std::string commit_file_name(size_t version) {
-  char name[32];
-  std::snprintf(name, sizeof name, "%020zu.json", version);
-  return name;
-}
 
 using FileKey = std::pair<std::string, std::string>;  // (path, DV id), as Delta's replay keys files
 
@@ -47,7 +40,7 @@ LogMirror::LogMirror(const Table& initial, Mutant mutant) : schema_(initial.sche
 
 Commit LogMirror::log(const Commit& commit, const Table& model_after) {
   const size_t version = commits_.size();
-  commits_.push_back({commit_file_name(version), commit_to_json(commit.to_actions(schema_))});
+  commits_.push_back({commit_file_name(static_cast<int64_t>(version)), commit_to_json(commit.to_actions(schema_))});
   if (commit.has_metadata()) schema_ = model_after.schema();
   const std::string at = "version " + std::to_string(version) + ": ";
   DeltaTable replayed;

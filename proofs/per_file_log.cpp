@@ -29,12 +29,6 @@ StatsNaming naming_of(const Schema& schema) {
   return column_mapped(schema) ? StatsNaming::Physical : StatsNaming::Logical;
 }
 
-std::string commit_file_name(size_t version) {
-  char name[32];
-  std::snprintf(name, sizeof name, "%020zu.json", version);
-  return name;
-}
-
 // The same instant as a writer in another zone logs it: local wall-clock time and the offset.
 // A value whose local time the writer cannot print (near the int64 limits) keeps its Z form.
 std::string timestamp_at_offset(int64_t micros, int minutes, const std::string& utc_text) {
@@ -191,7 +185,7 @@ std::vector<LogCommit> file_case_log(const TableShape& table, const GeneratedFil
     const AddFile after = add_action(table, file, versions[v]);
     std::vector<Action> update = {remove_action(before), after};
     if (file.log.add_before_remove) std::swap(update.front(), update.back());
-    commits.push_back({commit_file_name(v), commit_to_json(update)});
+    commits.push_back({commit_file_name(static_cast<int64_t>(v)), commit_to_json(update)});
   }
   return commits;
 }

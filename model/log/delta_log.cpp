@@ -281,6 +281,8 @@ Value partition_value_from_text(const std::optional<std::string>& text, const Da
   }
 }
 
+std::string commit_file_name(int64_t version) { return version_file_name(version, ".json"); }
+
 DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> version, Mutant mutant) {
   const fs::path log_dir = fs::path(dir) / "_delta_log";
   std::error_code error;

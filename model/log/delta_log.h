@@ -50,6 +50,9 @@ struct DeltaTable {
 DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> version = std::nullopt,
                             Mutant mutant = Mutant::None);
 
+// A JSON commit's file name in _delta_log: "00000000000000000001.json".
+std::string commit_file_name(int64_t version);
+
 // One commit's text and the name its errors carry ("00000000000000000001.json").
 struct LogCommit {
   std::string file;

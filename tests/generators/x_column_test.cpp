@@ -14,7 +14,6 @@
 namespace skipsound::generators {
 namespace {
 
-constexpr XType kAllTypes[] = {XType::Int, XType::Decimal, XType::Double, XType::String, XType::Date, XType::Timestamp};
 constexpr int kLowestRank = -1;   // boundary_x's lowest
 constexpr int kHighestRank = 46;  // a BETWEEN's upper end over the top rank
 
@@ -27,7 +26,7 @@ Value value_at(XType type, int rank, const Schema& schema) {
 }
 
 TEST(XColumn, TheLiteralAndTheRowValueOfARankAreEqual) {
-  for (XType type : kAllTypes) {
+  for (XType type : all_x_types()) {
     const Schema schema = schema_of(type);
     for (int rank = kLowestRank; rank <= kHighestRank; ++rank) {
       SCOPED_TRACE(std::string(x_type_sql(type)) + " rank " + std::to_string(rank));
@@ -39,7 +38,7 @@ TEST(XColumn, TheLiteralAndTheRowValueOfARankAreEqual) {
 }
 
 TEST(XColumn, RanksKeepTheirOrderInEveryType) {
-  for (XType type : kAllTypes) {
+  for (XType type : all_x_types()) {
     const Schema schema = schema_of(type);
     for (int rank = kLowestRank; rank < kHighestRank; ++rank) {
       SCOPED_TRACE(std::string(x_type_sql(type)) + " rank " + std::to_string(rank));
