@@ -303,6 +303,35 @@ std::optional<Conflict> check_delete_delete(const Transaction& loser, const Comm
   return std::nullopt;
 }
 
+bool reads_path(const ReadSet& reads, const std::string& path) {
+  return std::find(reads.files.begin(), reads.files.end(), path) != reads.files.end();
+}
+
+// docs/semantics.md §10.4, the relocation guard: the rows the loser read from a file that a
+// dataChange=false winner compacted now live in that winner's dataChange=false adds, so the
+// loser's read set follows them there, and a later winner that deletes from the compacted file
+// fails delete/read. case3-no-repoint (Case 3 as Delta PR 7331 wrote it) leaves the reads behind.
+std::optional<ReadSet> follow_relocated_reads(const Transaction& loser, const Commit& winner,
+                                              const ConflictCheckOptions& options, std::vector<std::string>& notes) {
+  if (!options.exclude_no_data_change || options.mutant == Mutant::Case3NoRepoint) return std::nullopt;
+  std::string relocated;
+  for (const FileRemoval& removed : winner.removes) {
+    if (!removed.data_change && reads_path(loser.reads, removed.path)) relocated += (relocated.empty() ? "" : ", ") + removed.path;
+  }
+  if (relocated.empty()) return std::nullopt;
+  coverage::hit(Probe::Case3ReadsFollowCompaction);
+  ReadSet reads = loser.reads;
+  std::string targets;
+  for (const TableFile& add : winner.adds) {
+    if (add.data_change || reads_path(reads, add.path)) continue;
+    reads.files.push_back(add.path);
+    targets += (targets.empty() ? "" : ", ") + add.path;
+  }
+  notes.push_back("Case 3: the loser's reads of " + relocated + " follow the compacted rows to " +
+                  (targets.empty() ? std::string("no new file") : targets));
+  return reads;
+}
+
 // The loser and winner the delete checks see: after Case 2, the rebased loser and the winner
 // without the reconciled paths (docs/semantics.md §10.2); the append check hides those paths itself.
 struct FileCheckInputs {
@@ -357,6 +386,9 @@ ConflictCheck check_conflict(const Transaction& loser, const Table& loser_snapsh
                               check_delete_delete(inputs.loser, inputs.winner, options))) {
     check.outcome = *d;
   } else {
+    if (auto reads = follow_relocated_reads(inputs.loser, inputs.winner, options, check.tier_notes)) {
+      check.rebased_reads = std::move(*reads);
+    }
     check.outcome = NoConflict{with_notes(std::get<NoConflict>(check.outcome).note, check.tier_notes)};
   }
   return check;

@@ -451,6 +451,19 @@ WorldTransaction no_data_change_transaction(const Context& c, size_t txn) {
   }
 }
 
+// docs/semantics.md §10.4's relocation guard: an OPTIMIZE commits first, a writer that starts
+// after it rewrites or deletes rows of the compacted files, and a reader from before the OPTIMIZE
+// commits last, its reads on files that no longer exist.
+void compaction_then_rewrite(World& w) {
+  const Context c = context_of(w);
+  WorldTransaction rewrite;
+  rewrite.operations = {one_in(2) ? delete_op(c) : update_op(c)};
+  w.transactions = {WorldTransaction{{optimize_op(c)}}, one_in(2) ? reading_append(c, 1) : self_reading_insert(c, 1),
+                    std::move(rewrite)};
+  w.commit_order = {0, 2, 1};
+  w.late_start = 2;
+}
+
 void draw_table(World& w) {
   const WorldCategory c = w.category;
   // Every category but the disjoint bands sees partitioned tables and deletion vectors too.
@@ -699,6 +712,7 @@ rc::Gen<World> world(WorldCategory category) {
     if (category != WorldCategory::Disjoint && w.commit_order.size() >= 3 && one_in(4)) {
       w.late_start = w.commit_order[*uniform_in<size_t>(1, w.commit_order.size())];
     }
+    if (category == WorldCategory::NoDataChange && one_in(3)) compaction_then_rewrite(w);
     draw_table_change(w);
     return w;
   });

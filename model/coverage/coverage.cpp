@@ -96,6 +96,7 @@ constexpr ProbeInfo kProbes[] = {
     // Every remove the model commits follows a scan of that file, so delete/read fires first:
     // only a delete/read bug (delete-read-compares-dv) lets delete/delete decide.
     {CheckDeleteDeleteConflict, "§7 check", "ConcurrentDeleteDeleteException", Need::Finding},
+    {Case3ReadsFollowCompaction, "§10 tier", "Case 3: the loser's reads follow a compaction"},
     {IsolationSerializable, "§7 isolation", "Serializable"},
     {IsolationWriteSerializable, "§7 isolation", "WriteSerializable"},
     {IsolationWriteSerializableBlindWinner, "§7 isolation", "WriteSerializable: a blind-append winner's adds unchecked"},

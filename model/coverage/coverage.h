@@ -100,6 +100,7 @@ enum class Probe : uint16_t {
   CheckDeleteReadConflict,
   CheckDeleteDelete,
   CheckDeleteDeleteConflict,
+  Case3ReadsFollowCompaction,
   IsolationSerializable,
   IsolationWriteSerializable,
   IsolationWriteSerializableBlindWinner,

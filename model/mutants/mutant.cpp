@@ -149,6 +149,11 @@ const std::vector<MutantInfo>& catalogue() {
      "Case 3 drops dataChange=false removes also from delete/delete and from delete/read for DML losers",
      "trusting OPTIMIZE's removes against a loser that rewrote the same file",
      {CodePath::ConflictChecker}},
+    {Mutant::Case3NoRepoint, "case3-no-repoint", MutantScope::RowLevel,
+     "Case 3 as Delta PR 7331 wrote it: the loser's reads stay on the files a dataChange=false winner compacted",
+     "checking delete/read by path after a compaction moved the rows read, so a later delete of them from the "
+     "compacted file is never seen",
+     {CodePath::ConflictChecker}},
     {Mutant::ValueexactEmptyReadDrops, "valueexact-empty-read-drops", MutantScope::RowLevel,
      "a read with no eligible data filter drops every survivor instead of keeping all",
      "reading an empty filter list as FALSE instead of TRUE",

@@ -43,6 +43,7 @@ enum class Mutant {
   Case1bWrongImage,
   Case1bCountDiff,
   NodatachangeDeleteDelete,
+  Case3NoRepoint,
   ValueexactEmptyReadDrops,
   ValueexactAndAcrossReads,
   Case2NoBaseSubtract,

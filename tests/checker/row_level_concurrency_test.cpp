@@ -397,6 +397,32 @@ TEST(Case3, OptimizeVersusADeleteStillConflicts) {
   EXPECT_FALSE(serializable(t, order, bad));
 }
 
+TEST(Case3, AReaderFollowsItsRowsIntoTheCompactedFile) {
+  // O compacts f0 and f1; D, started after O, deletes from the compacted file the row that R,
+  // started before O, read from f0 (docs/semantics.md §10.4's relocation guard).
+  const Table t = dv_table({{row(1, 1)}, {row(2, 30)}});
+  const Transaction o = txn("O", t, optimize());
+  Table after_o = t;
+  apply_commit(after_o, o.commit);
+  const Transaction d = txn("D", after_o, del("id = 1"));
+  const Transaction r = txn("R", t, copy_rows("x < 10"));
+  ASSERT_EQ(r.reads.files.size(), 1u);
+  const ConflictCheck vs_o = check_conflict(r, t, o.commit, case3());
+  ASSERT_TRUE(std::holds_alternative<NoConflict>(vs_o.outcome));
+  ASSERT_TRUE(vs_o.rebased_reads);
+  EXPECT_EQ(vs_o.rebased_reads->files.size(), 2u) << "f0 and the compacted file";
+  Transaction followed = r;
+  followed.reads = *vs_o.rebased_reads;
+  const ConflictCheck vs_d = check_conflict(followed, t, d.commit, case3());
+  ASSERT_TRUE(std::holds_alternative<Conflict>(vs_d.outcome));
+  EXPECT_EQ(std::get<Conflict>(vs_d.outcome).kind, ConflictKind::ConcurrentDeleteRead);
+  // case3-no-repoint (PR 7331 as written): R's reads stay on f0, and D's delete passes unseen.
+  EXPECT_FALSE(check_conflict(r, t, o.commit, case3(Mutant::Case3NoRepoint)).rebased_reads);
+  EXPECT_TRUE(std::holds_alternative<NoConflict>(check_conflict(r, t, d.commit, case3(Mutant::Case3NoRepoint)).outcome));
+  // With Case 3 off nothing is dropped, so nothing needs to follow: O's add aborts R.
+  EXPECT_TRUE(std::holds_alternative<Conflict>(check_conflict(r, t, o.commit, with(Mutant::None)).outcome));
+}
+
 // ---- the value-exact tier (docs/semantics.md §10.1, PR 7466) ----
 
 TEST(ValueExact, AllEvenAppendVersusAnOddDelete) {

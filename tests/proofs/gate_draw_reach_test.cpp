@@ -163,6 +163,9 @@ std::vector<std::string> world_labels(const World& w) {
   add_if(any_operation(w, "THEN DELETE WHEN NOT MATCHED"), "non-local MERGE");
   add_if(!w.history.empty(), "history steps");
   add_if(w.late_start.has_value(), "later-start transaction");
+  add_if(w.late_start && w.transactions[w.commit_order.front()].operations.front().starts_with("OPTIMIZE") &&
+             w.commit_order.back() != *w.late_start,
+         "compaction, a later writer, then an earlier reader");
   for (generators::Tier tier : generators::all_tiers()) {
     labels.push_back(std::string(generators::tier_name(tier)) + (generators::tier_on(w.flags, tier) ? " on" : " off"));
   }
@@ -219,6 +222,9 @@ TEST(GateDraw, WorldsReachEveryOperationAndShape) {
     // Every category's worlds draw every type of x (generators/x_column.h).
     expect_all(by_category[category], {"x int", "x decimal(10,2)", "x double", "x string", "x date", "x timestamp",
                                        "log replayed"});
+    if (category == WorldCategory::NoDataChange) {
+      expect_all(by_category[category], {"compaction, a later writer, then an earlier reader"});  // §10.4's guard
+    }
     if (category == WorldCategory::Disjoint) continue;  // disjoint x bands: no shared reads by design
     // Partitioning, deletion vectors and whole-table reads are not confined to their own category.
     expect_all(by_category[category], {"partitioned", "deletion vectors"});
