@@ -4,11 +4,14 @@
 // with Z3 alone and once with the interval procedure first (smt/interval_decider.h, Z3 outside
 // its fragment and on every 50th answer). Counters: decisions/s and oracle queries/s on one
 // thread (its CPU time), the share the interval procedure answered, and p50/p99 of a decision per
-// predicate form in microseconds of CPU time ("p50:compare"); the same table goes to stderr.
+// predicate form in microseconds of CPU time ("p50:compare"); the same table goes to stderr, with
+// each form's total. SKIPSOUND_GATE_CASES=N judges the first N cases instead of 400 (16000: the
+// per-file phase of `gate --budget 8000`).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <map>
 #include <vector>
@@ -22,13 +25,18 @@
 namespace skipsound {
 namespace {
 
-constexpr size_t kCases = 400;
+constexpr size_t kDefaultCases = 400;
 constexpr size_t kSlowestShown = 12;  // the decisions that cost the most, printed with their predicate
+
+size_t case_count() {
+  const char* text = std::getenv("SKIPSOUND_GATE_CASES");
+  return text ? std::strtoull(text, nullptr, 10) : kDefaultCases;
+}
 
 const std::vector<generators::FileCase>& gate_cases() {
   static const std::vector<generators::FileCase> cases = [] {
     std::vector<generators::FileCase> out;
-    for (size_t i = 0; i < kCases; ++i) out.push_back(hunt_file_case(kDefaultGateSeed, Mutant::None, i));
+    for (size_t i = 0, n = case_count(); i < n; ++i) out.push_back(hunt_file_case(kDefaultGateSeed, Mutant::None, i));
     return out;
   }();
   return cases;
@@ -90,16 +98,18 @@ void BM_GateDistribution(benchmark::State& state) {
   std::fprintf(stderr, "%s: %zu decisions, %zu oracle queries (%zu by intervals, %zu re-asked of Z3), %.0f decisions/s\n",
                intervals ? "intervals" : "z3", decisions, queries, asked.by_intervals, asked.cross_checked,
                static_cast<double>(decisions) / seconds);
-  std::fprintf(stderr, "  %-24s %7s %10s %10s\n", "form", "count", "p50 µs", "p99 µs");
+  std::fprintf(stderr, "  %-24s %7s %10s %10s %10s\n", "form", "count", "p50 µs", "p99 µs", "total ms");
   std::sort(slowest.rbegin(), slowest.rend());
   for (size_t i = 0; i < std::min<size_t>(kSlowestShown, slowest.size()); ++i)
     std::fprintf(stderr, "  slow: %8.1f ms  %s\n", slowest[i].first * 1e3, slowest[i].second.c_str());
   for (auto& [form, micros] : micros_by_form) {
+    double total = 0;
+    for (double m : micros) total += m;
     const double p50 = percentile(micros, 0.5);
     const double p99 = percentile(micros, 0.99);
     state.counters["p50:" + form] = p50;
     state.counters["p99:" + form] = p99;
-    std::fprintf(stderr, "  %-24s %7zu %10.0f %10.0f\n", form.c_str(), micros.size(), p50, p99);
+    std::fprintf(stderr, "  %-24s %7zu %10.0f %10.0f %10.0f\n", form.c_str(), micros.size(), p50, p99, total / 1e3);
   }
 }
 BENCHMARK(BM_GateDistribution)->ArgName("intervals")->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kMillisecond);

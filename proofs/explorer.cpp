@@ -594,7 +594,7 @@ CategoryResult explore_category(WorldCategory category, const ExploreOptions& op
   const parallel::Stopwatch clock;
   const size_t planned = options.seconds_per_category ? std::numeric_limits<size_t>::max() : options.trials_per_category;
   const size_t shard_count = std::max<size_t>(1, options.shard.count);
-  const auto global_index = [&](size_t local) { return local * shard_count + options.shard.index; };
+  const auto global_index = [&](size_t local) { return (options.first_trial + local) * shard_count + options.shard.index; };
   std::optional<size_t> first_failure;  // local index
   double seconds_at_failure = 0;
   struct Indexed {

@@ -147,6 +147,7 @@ struct ExploreOptions {
   uint64_t seed = 1;
   std::vector<generators::WorldCategory> categories;  // empty = all
   size_t trials_per_category = 200;
+  size_t first_trial = 0;  // each category's trials are first_trial, first_trial + 1, ... (rounds of a hunt)
   std::optional<double> seconds_per_category;  // overrides the trial count when set
   Mutant mutant = Mutant::None;
   unsigned threads = 1;

@@ -62,6 +62,10 @@ struct GateOptions {
   std::optional<double> seconds;  // total time budget; overrides the trial count when set
   std::vector<generators::WorldCategory> categories;  // empty = all
   std::vector<Mutant> mutants;                        // empty = every mutant of the catalogue
+  // The explorer hunts a mutant in rounds of this many trials per category, every category once
+  // per round: a larger budget re-runs the default one's trials first, so it kills a mutant as
+  // soon as the default budget would instead of first exhausting the categories where it hides.
+  size_t hunt_round = kDefaultTrialsPerCategory;
   bool skip_mutants = false;                          // --mutant none
   unsigned threads = 1;
   Shard shard;

@@ -99,10 +99,14 @@ MutantResult hunt_with_explorer(Mutant mutant, const GateOptions& o, const GateB
   MutantResult r;
   r.mutant = mutant;
   const parallel::Stopwatch clock;
-  const auto results = explore(mutant_exploration(mutant, o, b), mutant_progress(mutant, progress));
-  for (const CategoryResult& c : results) {
-    r.trials += c.stats.trials;
-    if (c.finding) {
+  ExploreOptions e = mutant_exploration(mutant, o, b);
+  const size_t round = e.seconds_per_category ? e.trials_per_category : std::max<size_t>(1, o.hunt_round);  // GateOptions::hunt_round
+  for (size_t first = 0; first < b.trials_per_category && !r.killed(); first += round) {
+    e.first_trial = first;
+    e.trials_per_category = std::min(round, b.trials_per_category - first);
+    for (const CategoryResult& c : explore(e, mutant_progress(mutant, progress))) {
+      r.trials += c.stats.trials;
+      if (!c.finding) continue;
       r.killed_by = MutantKill::Explorer;
       r.explorer_category = c.category;
       r.trials -= c.stats.trials - c.finding->trials_to_find;

@@ -14,6 +14,7 @@
 #include "proofs/corpus.h"
 #include "proofs/gate_report.h"
 #include "proofs/junit_report.h"
+#include "proofs/mutant_hunt.h"
 #include "proofs/scenario.h"
 
 namespace skipsound {
@@ -58,6 +59,29 @@ TEST(Gate, PassesOnTheSoundCheckerAndKillsTheMutants) {
   const nlohmann::json j = gate_report_json(report);
   EXPECT_EQ(j["outcome"], "pass");
   EXPECT_EQ(j["seed"], 11u);
+}
+
+// A larger budget spent in rounds re-runs the smaller budget's trials first: skip-whole-table-read,
+// which the smaller budget kills in whole-table after passing the categories hunted before it, dies
+// after the same trials at three times the budget; spent in one round, the larger budget's hunt
+// differs (here it finds a kill deeper in an earlier category).
+TEST(Gate, ALargerBudgetKillsAMutantAfterTheSmallerBudgetsTrials) {
+  GateOptions o;
+  o.seed = 20240607;
+  o.threads = 2;
+  const auto hunt = [&](size_t trials, size_t round) {
+    o.trials_per_category = trials;
+    o.hunt_round = round;
+    return hunt_mutant(Mutant::SkipWholeTableRead, o, gate_budget(o), {});
+  };
+  const MutantResult small = hunt(20, 20);
+  ASSERT_TRUE(small.killed());
+  ASSERT_GT(small.trials, 20u) << "killed in the first category hunted: nothing to show";
+  const MutantResult rounds = hunt(60, 20);
+  EXPECT_EQ(rounds.explorer_category, small.explorer_category);
+  EXPECT_EQ(rounds.trials, small.trials);
+  EXPECT_EQ(rounds.headline, small.headline);
+  EXPECT_NE(hunt(60, 60).trials, small.trials);
 }
 
 TEST(Gate, ASurvivingMutantFailsTheGate) {
