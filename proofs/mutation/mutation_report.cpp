@@ -1,5 +1,6 @@
 #include "proofs/mutation/mutation_report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -243,6 +244,31 @@ RecordedRun read_report_json(const nlohmann::json& j) {
     throw std::runtime_error(std::string("not a skipsound-mutate report: ") + e.what());
   }
   return run;
+}
+
+namespace {
+
+bool recorded_with(const RecordedRun& recorded, const Candidate& c, bool survivors_only) {
+  return std::any_of(recorded.records.begin(), recorded.records.end(), [&](const MutantRecord& r) {
+    return (!survivors_only || r.outcome.status == Status::Survived) && r.candidate.file == c.file &&
+           r.candidate.mutation.op == c.mutation.op && r.candidate.text.before == c.text.before &&
+           r.candidate.text.after == c.text.after;
+  });
+}
+
+}  // namespace
+
+std::vector<Candidate> survivors_among(const std::vector<Candidate>& candidates, const RecordedRun& recorded) {
+  std::vector<Candidate> out;
+  for (const Candidate& c : candidates) {
+    if (recorded_with(recorded, c, true)) out.push_back(c);
+  }
+  return out;
+}
+
+std::vector<Candidate> not_run_in(std::vector<Candidate> candidates, const RecordedRun& recorded) {
+  std::erase_if(candidates, [&](const Candidate& c) { return recorded_with(recorded, c, false); });
+  return candidates;
 }
 
 }  // namespace skipsound::mutation

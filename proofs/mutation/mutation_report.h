@@ -71,4 +71,9 @@ struct RecordedRun {
 };
 RecordedRun read_report_json(const nlohmann::json& report);
 
+// Choosing mutants by an earlier run. A recorded mutant and a candidate are the same mutation when
+// file, operator and text agree (line numbers move as the source is edited).
+std::vector<Candidate> survivors_among(const std::vector<Candidate>& candidates, const RecordedRun& recorded);
+std::vector<Candidate> not_run_in(std::vector<Candidate> candidates, const RecordedRun& recorded);
+
 }  // namespace skipsound::mutation

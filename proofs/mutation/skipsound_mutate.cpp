@@ -58,6 +58,8 @@ a time, rebuilds skipsound in --build-dir and runs its gate on each mutant.
   --report-from FILE   render a run's mutation-report.json again (with the current triage) and stop
   --survivors-of FILE  only the mutants that survived the run of this mutation-report.json (to
                        judge them again with a larger gate budget)
+  --not-run-in FILE    leave out the mutants this mutation-report.json ran (repeatable: a later run
+                       covers the rest of the files; merge the reports with --report-from)
 )";
 
 struct Arguments {
@@ -73,6 +75,7 @@ struct Arguments {
   std::string triage;
   std::string report_from;
   std::string survivors_of;
+  std::vector<std::string> not_run_in;
   bool list = false;
   std::vector<std::string> patterns;
   std::string command;  // as typed, for the report
@@ -152,6 +155,7 @@ Arguments parse_arguments(int argc, char** argv) {
     else if (arg == "--triage") a.triage = value;
     else if (arg == "--report-from") a.report_from = value;
     else if (arg == "--survivors-of") a.survivors_of = value;
+    else if (arg == "--not-run-in") a.not_run_in.push_back(value);
     else if (arg == "--line-range") {
       a.plan.lines = parse_pair(arg, value, '-');
       if (a.plan.lines->first > a.plan.lines->second) throw UsageError("--line-range A-B needs A <= B, got '" + value + "'");
@@ -224,17 +228,9 @@ RecordedRun read_recorded_run(const std::string& path) {
 }
 
 // The candidates that survived a recorded run, matched by file, operator and text (not by line).
-std::vector<Candidate> survivors_among(const std::vector<Candidate>& candidates, const RecordedRun& recorded) {
-  std::vector<Candidate> out;
-  for (const Candidate& c : candidates) {
-    const bool survived = std::any_of(recorded.records.begin(), recorded.records.end(), [&](const MutantRecord& r) {
-      return r.outcome.status == Status::Survived && r.candidate.file == c.file &&
-             r.candidate.mutation.op == c.mutation.op && r.candidate.text.before == c.text.before &&
-             r.candidate.text.after == c.text.after;
-    });
-    if (survived) out.push_back(c);
-  }
-  return out;
+std::vector<Candidate> not_run_in(std::vector<Candidate> candidates, const std::vector<std::string>& reports) {
+  for (const std::string& report : reports) candidates = not_run_in(std::move(candidates), read_recorded_run(report));
+  return candidates;
 }
 
 int render_again(const Arguments& a) {
@@ -254,7 +250,9 @@ int run(const Arguments& a) {
   summary.files = expand_patterns(a.source_root, a.patterns);
   const std::vector<Candidate> all = enumerate_candidates(a.source_root, summary.files);
   const std::vector<Candidate> planned =
-      plan_run(a.survivors_of.empty() ? all : survivors_among(all, read_recorded_run(a.survivors_of)), a.plan);
+      plan_run(not_run_in(a.survivors_of.empty() ? all : survivors_among(all, read_recorded_run(a.survivors_of)),
+                          a.not_run_in),
+               a.plan);
   summary.enumerated = all.size();
   summary.planned = planned.size();
   summary.gate_command = "skipsound " + a.gate_arguments;

@@ -76,6 +76,29 @@ TEST(MutationReport, AReportReadBackRendersTheSame) {
   EXPECT_THROW(read_report_json(nlohmann::json::object()), std::runtime_error);
 }
 
+// A later run picks its mutants by an earlier report: --survivors-of takes the survivors, and
+// --not-run-in the ones the report never ran (matched by text, not by line).
+TEST(MutationReport, AnEarlierRunChoosesTheSurvivorsOrTheRest) {
+  RecordedRun earlier;
+  earlier.records = run_of_five();
+  std::vector<Candidate> candidates;
+  for (const MutantRecord& r : earlier.records) candidates.push_back(r.candidate);
+  Candidate unrun = candidates.front();
+  unrun.text = {"k < l", "k <= l"};
+  candidates.push_back(unrun);
+  Candidate other_file = candidates.front();
+  other_file.file = "checker/y.cpp";
+  candidates.push_back(other_file);
+  candidates[1].mutation.line = 12;  // the source moved: still the same mutation
+  const auto texts = [](const std::vector<Candidate>& cs) {
+    std::vector<std::string> out;
+    for (const Candidate& c : cs) out.push_back(c.text.before);
+    return out;
+  };
+  EXPECT_EQ(texts(survivors_among(candidates, earlier)), (std::vector<std::string>{"c < d", "e < f"}));
+  EXPECT_EQ(texts(not_run_in(candidates, earlier)), (std::vector<std::string>{"k < l", "a < b"}));
+}
+
 TEST(MutationReport, ABadTriageEntryIsNamedByItsJsonPath) {
   const auto path = std::filesystem::temp_directory_path() / "skipsound-triage-test.json";
   std::ofstream(path) << R"([{"file": "a", "operator": "relational", "before": "x", "after": "y", "verdict": "maybe", "reason": "r"}])";
