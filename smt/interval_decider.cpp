@@ -505,7 +505,10 @@ class IntervalDecider {
   // those atoms compare them with. Extra end points keep the search exact: cells only get finer.
   // A string column also tries a string literal read as a LIKE pattern's shortest match, alone
   // and after each of the column's bounds (a LIKE '%x' witness inside the stats' range).
+  // Two columns an opaque atom compares (c1 = c2, c1 <= c2) meet where their allowances do, so
+  // each also tries the other columns' bounds.
   void add_opaque_reads() {
+    const std::vector<Value> bounds = opaque_read_bounds();
     for (const int leaf : opaque_leaves_) {
       Column& c = columns_[column_index(leaf)];
       for (const Value& literal : opaque_literals_) {
@@ -514,7 +517,20 @@ class IntervalDecider {
         if (c.type.kind == TypeKind::String) add_pattern_matches(c, shortest_like_match(point->as_string()));
         c.points.push_back(std::move(*point));
       }
+      for (const Value& bound : bounds)
+        if (std::optional<Value> point = as_point_of(bound, c.type)) c.points.push_back(std::move(*point));
     }
+  }
+
+  std::vector<Value> opaque_read_bounds() {
+    std::vector<Value> bounds;
+    for (const int leaf : opaque_leaves_) {
+      const Column& c = columns_[column_index(leaf)];
+      if (!c.allowance) continue;
+      for (const std::optional<Value>& bound : {c.allowance->lower, c.allowance->upper})
+        if (bound) bounds.push_back(*bound);
+    }
+    return bounds;
   }
 
   static void add_pattern_matches(Column& c, const std::string& match) {

@@ -22,7 +22,8 @@ const Schema& table() {
     {"name":"b","type":"binary","nullable":true,"metadata":{}},
     {"name":"t","type":"timestamp","nullable":true,"metadata":{}},
     {"name":"dt","type":"date","nullable":true,"metadata":{}},
-    {"name":"flag","type":"boolean","nullable":true,"metadata":{}}]})json");
+    {"name":"flag","type":"boolean","nullable":true,"metadata":{}},
+    {"name":"j","type":"long","nullable":true,"metadata":{}}]})json");
   return schema;
 }
 
@@ -138,6 +139,14 @@ TEST(IntervalDecider, ConfirmsWitnessesThroughOpaqueAtoms) {
   for (const char* predicate : {"i = i", "i + 1 > 3", "CAST(i AS DOUBLE) > 0.5", "s RLIKE 'q|z'", "i > 6 AND i * 2 = 14"})
     EXPECT_EQ(decided(f, predicate), "SAT") << predicate;
   EXPECT_EQ(decided(f, "upper(s) = 'K'"), "SAT (Z3 unknown)");
+}
+
+// Two columns an opaque atom compares try each other's bounds: i = j holds only at 7, which is
+// neither an end point of i's range nor just above one.
+TEST(IntervalDecider, ColumnsComparedWithEachOtherMeetWhereTheirRangesDo) {
+  const File f{R"({"numRecords":3,"minValues":{"i":5,"j":7},"maxValues":{"i":9,"j":7},"nullCount":{"i":0,"j":0}})"};
+  EXPECT_EQ(decided(f, "i = j"), "SAT");
+  EXPECT_EQ(decided(f, "j <=> i AND i < 8"), "SAT");
 }
 
 // Whatever truth value the opaque atoms take, no consistent row makes these TRUE.
