@@ -419,6 +419,17 @@ TEST(Case3, AReaderFollowsItsRowsIntoTheCompactedFile) {
   // case3-no-repoint (PR 7331 as written): R's reads stay on f0, and D's delete passes unseen.
   EXPECT_FALSE(check_conflict(r, t, o.commit, case3(Mutant::Case3NoRepoint)).rebased_reads);
   EXPECT_TRUE(std::holds_alternative<NoConflict>(check_conflict(r, t, d.commit, case3(Mutant::Case3NoRepoint)).outcome));
+  // A compaction of only files R did not read moves none of R's rows: R's reads stay as they are.
+  const Table three = dv_table({{row(1, 1)}, {row(2, 30)}, {row(3, 40)}});
+  const Transaction r3 = txn("R", three, copy_rows("x < 10"));
+  Operation compact_others = optimize();
+  for (const TableFile& f : three.files())
+    if (f.path != r3.reads.files.front()) compact_others.optimize_files.push_back(f.path);
+  const Transaction o2 = txn("O2", three, compact_others);
+  ASSERT_EQ(o2.commit.removes.size(), 2u);
+  const ConflictCheck vs_others = check_conflict(r3, three, o2.commit, case3());
+  EXPECT_TRUE(std::holds_alternative<NoConflict>(vs_others.outcome));
+  EXPECT_FALSE(vs_others.rebased_reads);
   // With Case 3 off nothing is dropped, so nothing needs to follow: O's add aborts R.
   EXPECT_TRUE(std::holds_alternative<Conflict>(check_conflict(r, t, o.commit, with(Mutant::None)).outcome));
 }
