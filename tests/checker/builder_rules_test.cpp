@@ -259,6 +259,43 @@ TEST_F(BuilderRules, StartsWithCallIsDeltasStartsWithRule) {
   EXPECT_EQ(decide(make_is_null(starts("ab")), f), SKIP);
 }
 
+// A NULL pattern, even one typed STRING, is no "non-NULL string" (docs/semantics.md §5.3): LIKE and
+// startswith with it get no rule.
+TEST_F(BuilderRules, ATypedNullPatternGivesNone) {
+  const ExprPtr null_string = lit(Value::null(DataType::of(TypeKind::String)));
+  EXPECT_EQ(expression(make_like(s, null_string)), "none");
+  EXPECT_EQ(expression(make_call("startswith", {s, null_string})), "none");
+  EXPECT_EQ(decide(make_like(s, null_string), f), KEEP);
+}
+
+// Only startswith gets the starts-with rule (docs/semantics.md §5.3): endswith(s, 'ab') has the
+// same shape but is TRUE on s = 'bab', inside [ba, bz], so the file must be kept.
+TEST_F(BuilderRules, OnlyStartsWithGetsThePrefixRule) {
+  EXPECT_EQ(expression(make_call("endswith", {s, lit(str("ab"))})), "none");
+  EXPECT_EQ(expression(make_call("contains", {s, lit(str("ab"))})), "none");
+  EXPECT_EQ(decide(make_call("endswith", {s, lit(str("ab"))}), f), KEEP);
+}
+
+// On an all-NULL string column a starts-with atom is NULL on every row; its missing bounds pass
+// verification (docs/semantics.md §5.4), substr(NULL) is NULL, so the file is skipped.
+TEST_F(BuilderRules, StartsWithOnAnAllNullColumnSkips) {
+  FileStats all_null = file(4);
+  set(all_null, S, std::nullopt, std::nullopt, 4);
+  EXPECT_EQ(decide(make_like(s, lit(str("ab%"))), all_null), SKIP);
+  EXPECT_EQ(decide(make_call("startswith", {s, lit(str("ab"))}), all_null), SKIP);
+}
+
+// A column the table does not collect min/max for gets no starts-with rule (docs/semantics.md §5.1),
+// even when a file written under an older configuration still carries its stats.
+TEST_F(BuilderRules, StartsWithOnAColumnWithoutMinMaxGivesNone) {
+  StatsConfig only_x;
+  only_x.stats_columns = std::vector<ColumnPath>{{"x"}};
+  reconfigure(only_x);
+  EXPECT_EQ(expression(make_like(s, lit(str("ab%")))), "none");
+  EXPECT_EQ(expression(make_call("startswith", {s, lit(str("ab"))})), "none");
+  EXPECT_EQ(decide(make_like(s, lit(str("ab%"))), f), KEEP);
+}
+
 TEST_F(BuilderRules, LikeWithEscapeIsAPrefixUnlessThePatternHoldsTheEscape) {
   EXPECT_EQ(expression(make_like_escape(s, lit(str("ab%")), U'#')), expression(make_like(s, lit(str("ab%")))));
   EXPECT_EQ(expression(make_like_escape(s, lit(str("a\\b%")), U'#')),
@@ -359,6 +396,34 @@ TEST_F(BuilderRules, ReferencedStatsBringNullCountAndNumRecords) {
   ASSERT_TRUE(built.has_value());
   const std::set<StatRef> expected{{StatKind::Max, X}, {StatKind::NullCount, X}, {StatKind::NumRecords, -1}};
   EXPECT_EQ(built->referenced, expected);
+}
+
+// A timestamp max reads as max + 1 ms, saturating at the largest value (docs/semantics.md §4.5,
+// checker/skipping_expr.h read_stat): a max near the top must not wrap round to a negative bound.
+TEST_F(BuilderRules, TheTimestampMaxBumpSaturates) {
+  constexpr int64_t top = std::numeric_limits<int64_t>::max();
+  FileStats high = file(2);
+  set(high, T, ts(0), ts(top - 10), 0);
+  EXPECT_EQ(decide(cmp(CompareOp::Gt, col("t"), lit(ts(top - 5))), high), KEEP);
+  EXPECT_EQ(decide(cmp(CompareOp::Ge, col("t"), lit(ts(top))), high), KEEP);
+}
+
+// The gate's coverage table counts a decided skip, and credits the rules that built the
+// expression that skipped (docs/semantics.md §5.4's keep rule); a kept file credits nothing.
+TEST_F(BuilderRules, ASkipIsCountedAndCreditedToItsRules) {
+  using coverage::Probe;
+  const auto index = [](Probe p) { return static_cast<size_t>(p); };
+  coverage::Counts before = coverage::snapshot();
+  EXPECT_EQ(decide(cmp(CompareOp::Gt, x, lit(100)), f), SKIP);
+  coverage::Counts after = coverage::snapshot().since(before);
+  EXPECT_GE(after.hits[index(Probe::SkipDecided)], 1u);
+  EXPECT_GE(after.skips[index(Probe::RuleRange)], 1u);
+  EXPECT_EQ(after.skips[index(Probe::RuleEq)], 0u);
+  before = coverage::snapshot();
+  EXPECT_EQ(decide(cmp(CompareOp::Gt, x, lit(15)), f), KEEP);
+  after = coverage::snapshot().since(before);
+  EXPECT_EQ(after.hits[index(Probe::SkipDecided)], 0u);
+  EXPECT_EQ(after.skips[index(Probe::RuleRange)], 0u);
 }
 
 // A trace shows each node's text cut to a screenful (printing every subtree in full made a
