@@ -144,6 +144,38 @@ TEST_F(ConflictFilter, MissingStatsKeepTheFile) {
   EXPECT_TRUE(run(LoserReads{false, {data_read({x_gt(100)})}}, {no_stats}).any_survivor());
 }
 
+// docs/semantics.md §10.4: a dataChange=false add is no candidate; the others are judged as ever,
+// and each outcome stays with its own file (input order), wherever the excluded files sit.
+TEST_F(ConflictFilter, NoDataChangeAddsAreExcludedAndTheRestKeepTheirOwnOutcomes) {
+  unpartitioned();
+  CandidateFile compacted = added(10, 20);  // x < 15 could match it, but it moves rows only
+  compacted.data_change = false;
+  const CandidateFile far = added(1000, 1100);
+  const CandidateFile near = added(0, 5);
+  ConflictFilterOptions case3;
+  case3.exclude_no_data_change = true;
+  const LoserReads loser{false, {data_read({x_lt(15)})}};
+  const auto none = run(loser, {compacted, far}, case3);
+  ASSERT_EQ(none.files.size(), 2u);
+  EXPECT_FALSE(none.any_survivor());
+  EXPECT_EQ(none.files[0].path, compacted.path);
+  EXPECT_EQ(none.files[0].decided_by, FilterStep::NoDataChange);
+  EXPECT_EQ(none.files[1].path, far.path);
+  EXPECT_EQ(none.files[1].verdict, CandidateVerdict::Excluded);
+  const auto one = run(loser, {compacted, far, near}, case3);
+  EXPECT_EQ(one.survivors(), std::vector<std::string>{near.path});
+  // With the flag off the dataChange=false add is an ordinary candidate.
+  EXPECT_EQ(run(loser, {compacted, far}).survivors(), std::vector<std::string>{compacted.path});
+}
+
+// A scan's outcomes name their files, in input order (what `skipsound skip` prints).
+TEST_F(ConflictFilter, ScanOutcomesNameTheirFiles) {
+  const auto r = filter_scan(x_gt(15), {added(10, 20, 1), added(1, 5, 2)}, *eligibility);
+  ASSERT_EQ(r.files.size(), 2u);
+  EXPECT_EQ(r.files[0].path, "x10-20");
+  EXPECT_EQ(r.files[1].path, "x1-5");
+}
+
 TEST_F(ConflictFilter, ScanFiltersPartitionsExactlyAndDataByStats) {
   const ExprPtr predicate = make_and(p_eq(1), x_gt(15));
   const auto r = filter_scan(predicate, {added(10, 20, 1), added(10, 20, 2), added(1, 5, 1)}, *eligibility);
