@@ -134,6 +134,14 @@ TEST(ConflictChecker, IsolationDowngradeForNoDataChangeCommits) {
   const Transaction deleter = txn("D", table, {with_condition(OperationKind::Delete, "id < 5")});
   EXPECT_EQ(isolation_to_use(deleter.commit, IsolationLevel::Serializable), IsolationLevel::Serializable);
 
+  // Row-tracking domain metadata is the one non-file action that still allows the drop (§7.2).
+  Commit tracked = compaction.commit;
+  tracked.other_actions.push_back(DomainMetadata{"delta.rowTracking", "{}", false});
+  EXPECT_EQ(isolation_to_use(tracked, IsolationLevel::Serializable), IsolationLevel::SnapshotIsolation);
+  Commit clustered = compaction.commit;
+  clustered.other_actions.push_back(DomainMetadata{"delta.clustering", "{}", false});
+  EXPECT_EQ(isolation_to_use(clustered, IsolationLevel::Serializable), IsolationLevel::Serializable);
+
   // OPTIMIZE as the loser: appends are not checked, but delete/read still applies.
   const Transaction appender = txn("W", table, {insert(0, 10)});
   EXPECT_EQ(conflict(compaction, table, appender.commit), std::nullopt);
@@ -170,6 +178,25 @@ TEST(ConflictChecker, DeleteReadAndWholeTableRead) {
   }
 }
 
+// docs/semantics.md §10.8: Case 1b judges only the files the loser read and did not write; a
+// file it also removed fails delete/read as before, even when no removed row matches its read.
+TEST(ConflictChecker, Case1bLeavesAFileTheLoserWroteToDeleteRead) {
+  const Table table = make_table();
+  const Transaction winner = txn("W", table, {with_condition(OperationKind::Delete, "id < 100")});
+  ASSERT_TRUE(winner.commit.adds.empty());
+  Transaction loser = txn("L", table, {with_condition(OperationKind::Delete, "id = 5")});
+  ASSERT_EQ(loser.commit.removes.size(), 1u);
+  ASSERT_EQ(loser.commit.removes[0].path, winner.commit.removes[0].path);
+  loser.reads.predicates = {parse_and_bind("id = 500", schema())};  // no row of f0 matches
+  ConflictCheckOptions case1b;
+  case1b.removed_rows = true;
+  EXPECT_EQ(conflict(loser, table, winner.commit, case1b), ConflictKind::ConcurrentDeleteRead);
+  // A reader that did not write f0 gets Case 1b: none of the removed rows matches id = 500.
+  Transaction reader = txn("R", table, {with_condition(OperationKind::Delete, "id = 500")});
+  reader.reads.files = {winner.commit.removes[0].path};
+  EXPECT_EQ(conflict(reader, table, winner.commit, case1b), std::nullopt);
+}
+
 TEST(ConflictChecker, DeleteDeleteComparesPathsWithoutDeletionVectors) {
   const Table table = make_table(IsolationLevel::Serializable, true);
   const Transaction winner = txn("W", table, {with_condition(OperationKind::Delete, "id < 100")});
@@ -202,6 +229,25 @@ TEST(ConflictChecker, ProtocolChanges) {
   Commit removes_feature;
   removes_feature.other_actions.push_back(Protocol{});
   EXPECT_EQ(conflict(dv_loser, dv_table, removes_feature), ConflictKind::ProtocolChanged);
+}
+
+// docs/semantics.md §7.1 check 1: keeping every feature the snapshot has, and adding only harmless
+// ones, lets checking go on; a feature counts whichever of the two lists names it.
+TEST(ConflictChecker, ProtocolFeaturesAreComparedAcrossBothLists) {
+  const Table table = make_table(IsolationLevel::Serializable, /*dv=*/true);
+  ASSERT_TRUE(table.protocol().reader_features.has_value());
+  const Transaction loser = txn("L", table, {with_condition(OperationKind::Delete, "id = 1")});
+  Commit winner;
+  winner.other_actions.push_back(table.protocol());  // deletionVectors kept
+  EXPECT_EQ(conflict(loser, table, winner), std::nullopt);
+  Protocol more = table.protocol();
+  more.writer_features->push_back("appendOnly");
+  winner.other_actions = {more};
+  EXPECT_EQ(conflict(loser, table, winner), std::nullopt);
+  Protocol catalog = table.protocol();
+  catalog.reader_features->push_back("catalogManaged");  // named in readerFeatures only
+  winner.other_actions = {catalog};
+  EXPECT_EQ(conflict(loser, table, winner), ConflictKind::ProtocolChanged);
 }
 
 TEST(ConflictChecker, MetadataChanges) {
