@@ -12,6 +12,7 @@
 
 #include "checker/conflict_checker.h"
 #include "checker/dv_union.h"
+#include "checker/removed_rows.h"
 #include "checker/scan_planner.h"
 #include "model/sql/binder.h"
 #include "tests/support/id_x_table.h"
@@ -261,6 +262,40 @@ TEST(Case2, OneFailingPathReconcilesNothing) {
   EXPECT_NE(r.note.find("f1-0"), std::string::npos);
 }
 
+// §10.2 (a): the winner's remove must name the loser's base DV. Here the loser started after a
+// delete of id 5 (base {5}) and the winner, from before it, deleted ids 5 and 10 from the empty
+// DV: its DV grows from the base and the new deletions do not overlap, yet (a) fails.
+TEST(Case2, AWinnerRemoveOfAnotherBaseDoesNotReconcile) {
+  const Table t = dv_table({ids(0, 100)});
+  Table later = t;
+  apply_commit(later, txn("B", t, del("id = 5")).commit);
+  const Transaction winner = txn("W", t, del("id = 5 OR id = 10"));
+  const Transaction loser = txn("L", later, del("id = 20"));
+  ASSERT_NE(winner.commit.removes.front().deleted, loser.commit.removes.front().deleted);
+  const DvReconciliation r = reconcile_deletion_vectors(loser, winner.commit);
+  EXPECT_TRUE(r.reconciled_paths.empty());
+  EXPECT_NE(r.note.find("another DV"), std::string::npos) << r.note;
+  EXPECT_EQ(r.winner_view.removes.size(), 1u);
+}
+
+// §10.2: the checks after Case 2 judge the rebased loser, whose rewritten add has dataChange=true;
+// so the append check runs at the table's level even for a loser whose own DV update said
+// dataChange=false (built by hand: the model's DELETE always says true), and the winner's insert of
+// a row the loser reads aborts it.
+TEST(Case2, TheAppendCheckJudgesTheRebasedLoser) {
+  const Table t = dv_table({ids(0, 50)});
+  Transaction loser = txn("L", t, del("id = 20"));
+  for (FileRemoval& r : loser.commit.removes) r.data_change = false;
+  for (TableFile& a : loser.commit.adds) a.data_change = false;
+  ASSERT_EQ(isolation_to_use(loser.commit, IsolationLevel::Serializable), IsolationLevel::SnapshotIsolation);
+  Commit winner = txn("W", t, del("id = 10")).commit;
+  for (TableFile& a : txn("I", t, insert({row(20, 20)})).commit.adds) winner.adds.push_back(a);
+  const ConflictCheck check = check_conflict(loser, t, winner);
+  EXPECT_EQ(check.reconciled_paths, std::vector<std::string>{"f0-0"});
+  ASSERT_TRUE(std::holds_alternative<Conflict>(check.outcome));
+  EXPECT_EQ(std::get<Conflict>(check.outcome).kind, ConflictKind::ConcurrentAppend);
+}
+
 // ---- the pitfall schedules (research notes §4) and the §10.7 mutants ----
 
 TEST(Case2Mutants, NoRepointLeavesAStaleTombstone) {
@@ -369,6 +404,62 @@ TEST(Case1b, CountDifferenceMissesARestoredSwap) {
   EXPECT_FALSE(serializable(snapshot, order, bad));
 }
 
+// §10.3: a removed row is judged on its values before the winner changed it; a read conjunct that
+// is non-deterministic, or that the model cannot evaluate, counts as TRUE. (Copy-on-write: the
+// winner removes f0 whole and adds nothing, so only delete/read can fire.)
+TEST(Case1b, ConjunctsThatCannotBeJudgedCountAsTrue) {
+  const Table t = dv_table({ids(0, 10), ids(10, 20)}, false);
+  const Transaction winner = txn("W", t, del("id < 10"));
+  ASSERT_TRUE(winner.commit.adds.empty());
+  const auto reading = [&](ExprPtr predicate) {
+    Transaction reader = txn("R", t, copy_rows("id = 15"));
+    reader.reads.files = {"f0-0"};
+    reader.reads.predicates = {std::move(predicate)};
+    return reader;
+  };
+  const auto outcome = [&](const Transaction& reader) {
+    const ConflictOutcome o = check_conflict(reader, t, winner.commit, case1b()).outcome;
+    return std::holds_alternative<Conflict>(o) ? Outcome(std::get<Conflict>(o).kind) : kCommit;
+  };
+  EXPECT_EQ(outcome(reading(parse_and_bind("id = 15", schema()))), kCommit);  // no removed row matches
+  EXPECT_EQ(outcome(reading(parse_and_bind("rand() < -1.0", schema()))), ConflictKind::ConcurrentDeleteRead);
+  // 'a#' misuses its escape character: evaluating it throws.
+  const ExprPtr id_text = make_cast(parse_and_bind("id = 0", schema())->children.front(), DataType::of(TypeKind::String));
+  const ExprPtr unevaluable = make_like_escape(id_text, make_literal(Value::string("a#")), U'#');
+  EXPECT_EQ(outcome(reading(unevaluable)), ConflictKind::ConcurrentDeleteRead);
+}
+
+// §10.7 case1b-wrong-image: the mutant judges the winner's new images (its adds at other paths),
+// not the untouched rows of its same-path re-add. P = [(1,15), (2,20)]; the winner moves row 1 out
+// of x > 10 and re-adds P with row 2 still matching; the mutant sees only the image (1,5).
+TEST(Case1b, TheWrongImageMutantReadsTheNewImagesOnly) {
+  const Table t = dv_table({{row(1, 15), row(2, 20)}});
+  const Transaction winner = txn("W", t, set_x(5, "id = 1"));
+  ASSERT_EQ(winner.commit.adds.size(), 2u);  // P's re-add and the image file
+  const Transaction reader = txn("R", t, copy_rows("x > 10"));
+  const FileRemoval& removal = winner.commit.removes.front();
+  EXPECT_EQ(judge_removed_rows(reader, t, winner.commit, removal).verdict, RemovedRowsVerdict::Match);
+  EXPECT_EQ(judge_removed_rows(reader, t, winner.commit, removal, Mutant::Case1bWrongImage).verdict,
+            RemovedRowsVerdict::NoMatch);
+}
+
+// §10.2 hides the reconciled path's re-add from the later checks, Case 1b's mutant included: here
+// the winner's re-add of f0 holds row 20, which the loser deleted and read, yet under
+// case1b-wrong-image the file the loser only read (f1) is judged on the winner's images at other
+// paths, of which there are none.
+TEST(Case1b, AReconciledReaddIsNoNewImage) {
+  std::vector<Row> f1 = ids(50, 75);
+  for (const Row& r : ids(76, 100)) f1.push_back(r);
+  const Table t = dv_table({ids(0, 50), f1});
+  const Transaction winner = txn("W", t, del("id = 10 OR id = 60"));
+  const Transaction loser = txn("L", t, del("id = 20 OR id = 75"));
+  ASSERT_EQ(loser.reads.files.size(), 2u);
+  ASSERT_EQ(loser.commit.removes.size(), 1u);
+  const ConflictCheck check = check_conflict(loser, t, winner.commit, case1b(Mutant::Case1bWrongImage));
+  EXPECT_EQ(check.reconciled_paths, std::vector<std::string>{"f0-0"});
+  EXPECT_TRUE(std::holds_alternative<NoConflict>(check.outcome));
+}
+
 // ---- Case 3 (docs/semantics.md §10.4, PR 7331) ----
 
 Operation optimize() { return op(OperationKind::Optimize, "", "OPTIMIZE"); }
@@ -432,6 +523,33 @@ TEST(Case3, AReaderFollowsItsRowsIntoTheCompactedFile) {
   EXPECT_FALSE(vs_others.rebased_reads);
   // With Case 3 off nothing is dropped, so nothing needs to follow: O's add aborts R.
   EXPECT_TRUE(std::holds_alternative<Conflict>(check_conflict(r, t, o.commit, with(Mutant::None)).outcome));
+}
+
+// §10.4's relocation guard after a Case 2 rewrite: the winner both updates f0's DV (reconciled
+// with the loser's) and compacts f1, which the loser read, with f2 (dataChange=false; one commit
+// built by hand from a DELETE's and an OPTIMIZE's actions). The loser's reads follow f1's rows
+// into the compacted file, so a later delete from it fails delete/read.
+TEST(Case3, ReadsFollowACompactionInACommitThatCase2Reconciled) {
+  std::vector<Row> f1 = ids(50, 75);
+  for (const Row& r : ids(76, 100)) f1.push_back(r);
+  const Table t = dv_table({ids(0, 50), f1, ids(100, 150)});
+  const Transaction loser = txn("L", t, del("id = 20 OR id = 75"));
+  ASSERT_EQ(loser.reads.files, (std::vector<std::string>{"f0-0", "f1-0"}));
+  Operation compact = optimize();
+  compact.optimize_files = {"f1-0", "f2-0"};
+  const Transaction o = txn("O", t, compact);
+  ASSERT_EQ(o.commit.adds.size(), 1u);
+  Commit winner = txn("W", t, del("id = 10")).commit;
+  winner.removes.insert(winner.removes.end(), o.commit.removes.begin(), o.commit.removes.end());
+  winner.adds.insert(winner.adds.end(), o.commit.adds.begin(), o.commit.adds.end());
+  ConflictCheckOptions options = case3();
+  options.removed_rows = true;  // f1's removed rows match no read: Case 1b lets the loser pass
+  const ConflictCheck check = check_conflict(loser, t, winner, options);
+  EXPECT_EQ(check.reconciled_paths, std::vector<std::string>{"f0-0"});
+  ASSERT_TRUE(std::holds_alternative<NoConflict>(check.outcome));
+  ASSERT_TRUE(check.rebased_reads);
+  const std::vector<std::string>& read = check.rebased_reads->files;
+  EXPECT_NE(std::find(read.begin(), read.end(), o.commit.adds.front().path), read.end());
 }
 
 // ---- the value-exact tier (docs/semantics.md §10.1, PR 7466) ----
