@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/stats/stats.h"
+#include "model/stats/stats_collection.h"
 #include "model/stats/string_truncation.h"
 #include "model/values/temporal.h"
 
@@ -89,6 +90,21 @@ TEST(StatsReaderMutantGaps, TimestampOffsetAsUtcDropsOnlyTheOffset) {
   EXPECT_EQ(min_of("2000-01-01T10:00:00.000+01:00", Mutant::TimestampOffsetAsUtc), ten_utc);
   for (const char* utc : {"2000-01-01T10:00:00.000", "2000-01-01T10:00:00.000Z", "2000-01-01T10:00:00.000z"}) {
     EXPECT_EQ(min_of(utc, Mutant::TimestampOffsetAsUtc), ten_utc) << utc;
+  }
+}
+
+// docs/semantics.md §4.2: delta.dataSkippingStatsColumns names leaves or structs; a name that goes
+// on past a leaf (s.x.z, p.q) names no column, so it is refused and selects no leaf. (A mutant that
+// compares such a name past the end of the leaf's path reads out of bounds: AddressSanitizer
+// reports it even where the garbage happens to compare unequal.)
+TEST(StatsColumnsGaps, ANamePastALeafNamesNoColumn) {
+  DataType s = DataType::of(TypeKind::Struct);
+  s.fields = {field("x", DataType::of(TypeKind::Int)), field("y", DataType::of(TypeKind::Int))};
+  const Schema schema({field("p", DataType::of(TypeKind::Int)), field("s", s)});
+  for (const char* columns : {"s.x.z", "p.q", "P.q.r", "S.X.x"}) {
+    const StatsConfig config = StatsConfig::from_configuration({{kStatsColumnsKey, columns}}, {});
+    EXPECT_THROW(check_stats_columns(schema, config), InputError) << columns;
+    EXPECT_EQ(indexed_leaves(schema, config), std::vector<bool>(3, false)) << columns;
   }
 }
 
