@@ -228,9 +228,11 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
     report.phases.push_back(std::move(timing));
   };
   using Clock = parallel::Stopwatch;
-  // The symbolic proofs are the slowest part and need no other: they run beside everything else.
+  // The symbolic proofs are the slowest part and need no other: with two or more threads one of
+  // them runs the proofs beside everything else; with one thread they run last, on it.
+  const bool proofs_beside = o.proofs && o.threads > 1;
   std::future<ProofGroupResult> proofs;
-  if (o.proofs) proofs = std::async(std::launch::async, run_proofs, Mutant::None);
+  if (proofs_beside) proofs = std::async(std::launch::async, run_proofs, Mutant::None);
   phase("corpus", [&](const Clock&) {
     report.corpus = run_corpus(o.corpus_dir, stop_at_first, progress);
     for (const std::string& dir : o.skip_suite_dirs) {
@@ -281,11 +283,19 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
       return first_survivor;
     });
   }
-  if (proofs.valid()) {
+  const auto proved = [&](ProofGroupResult p) -> std::optional<double> {
+    report.proofs.push_back(std::move(p));
+    return report.proofs.back().failed ? std::optional<double>(report.proofs.back().seconds) : std::nullopt;
+  };
+  if (proofs_beside) {
     if (progress) progress("proofs", "waiting for the rule theorems");
-    report.proofs.push_back(proofs.get());
-    const ProofGroupResult& p = report.proofs.back();
-    report.phases.push_back({"proofs", 0, p.seconds, p.failed ? std::optional<double>(p.seconds) : std::nullopt});
+    const std::optional<double> failed = proved(proofs.get());
+    report.phases.push_back({"proofs", 0, report.proofs.back().seconds, failed});
+  } else if (o.proofs) {
+    phase("proofs", [&](const Clock&) {
+      if (progress) progress("proofs", "proving the rule theorems");
+      return proved(run_proofs(Mutant::None));
+    });
   }
   report.coverage = coverage_since(coverage_before, o.require_coverage);
   report.seconds = clock.seconds();

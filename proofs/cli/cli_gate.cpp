@@ -206,7 +206,9 @@ void add_gate_command(CLI::App& app, int& exit_code) {
                       "mutants to hunt ('none' skips the matrix; default: every one, " + mutant_names(all_mutants()) +
                           "; case2-no-base-subtract is a liveness mutant, killed when the same trials abort falsely "
                           "more often than under the sound checker)");
-  command->add_option("--threads", arguments->threads, "worker threads (default: all cores)")
+  command->add_option("--threads", arguments->threads,
+                      "worker threads of the phases (default: all cores); with two or more, the rule proofs run "
+                      "beside them on one more thread, with one they run last")
       ->check(CLI::Range(1u, kMaxThreads));
   command->add_option("--junit", arguments->junit, "write JUnit XML here");
   command->add_option("--json", arguments->json, "write the report as JSON here");

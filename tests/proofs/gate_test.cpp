@@ -429,6 +429,17 @@ TEST(GateFailFast, GateSkipsThePhasesAfterTheFirstFinding) {
   EXPECT_NE(gate_summary_text(report).find("not run (--fail-fast gate)"), std::string::npos);
 }
 
+// On one thread the rule proofs are a phase of their own, run last: --fail-fast gate skips them
+// too (with more threads they run beside the rest from the start and always finish).
+TEST(GateFailFast, OnOneThreadTheRuleProofsRunLastAndAreSkippedToo) {
+  GateOptions o = gate_with_a_corpus_finding(FailFast::Gate);
+  o.threads = 1;
+  o.proofs = true;
+  const GateReport report = run_gate(o);
+  EXPECT_EQ(report.skipped_phases, (std::vector<std::string>{"per-file", "explorer", "proofs"}));
+  EXPECT_TRUE(report.proofs.empty());
+}
+
 TEST(GateFailFast, TheMutantMatrixStopsAtItsFirstSurvivor) {
   GateOptions o = small_gate();
   o.corpus_dir.clear();
