@@ -178,18 +178,20 @@ rc::Gen<ExprPtr> computed_numeric(const ContextPtr& ctx) {
   });
 }
 
-// upper(s) = v, startswith(s, v), rand() < 0.5 (non-deterministic).
+// upper(s) = v, startswith(s, v), endswith(s, v), contains(s, v), rand() < 0.5 (non-deterministic).
+// Only startswith has a skipping rule (docs/semantics.md §5.3); the other two have its shape.
 rc::Gen<ExprPtr> function_call(const ContextPtr& ctx) {
   auto random = rc::gen::just(make_compare(CompareOp::Lt, make_call("rand", {}),
                                            make_literal(Value::floating(TypeKind::Double, 0.5))));
   if (ctx->strings.empty()) return random;
+  static const std::vector<std::string> kStringFunctions = {"upper", "startswith", "endswith", "contains"};
   auto on_string = rc::gen::mapcat(rc::gen::elementOf(ctx->strings), [ctx](const Leaf& leaf) {
     return rc::gen::apply(
-        [leaf](bool upper, ExprPtr literal) {
-          return upper ? make_compare(CompareOp::Eq, make_call("upper", {column(leaf)}), literal)
-                       : make_call("startswith", {column(leaf), literal});
+        [leaf](const std::string& function, ExprPtr literal) {
+          if (function == "upper") return make_compare(CompareOp::Eq, make_call("upper", {column(leaf)}), literal);
+          return make_call(function, {column(leaf), literal});
         },
-        rc::gen::arbitrary<bool>(), literal_of(ctx, leaf));
+        rc::gen::elementOf(kStringFunctions), literal_of(ctx, leaf));
   });
   return rc::gen::oneOf(random, on_string);
 }
@@ -395,7 +397,9 @@ std::string predicate_form(const Expr& e) {
     case ExprKind::Between: return "between";
     case ExprKind::Arith: return "arithmetic";
     case ExprKind::Cast: return "cast";
-    case ExprKind::Call: return e.function == "startswith" ? "startswith" : call_form(e);
+    case ExprKind::Call:
+      if (e.function == "startswith") return "startswith";
+      return e.function == "endswith" || e.function == "contains" ? "endswith-contains" : call_form(e);
     case ExprKind::RLike: return "rlike";
     case ExprKind::LikeAny: return "like-any";
     case ExprKind::LikeAll: return "like-all";
@@ -413,7 +417,7 @@ const std::vector<std::string>& predicate_forms() {
       // Spark's grammar beyond comparisons (docs/semantics.md §3.1)
       "is-true-false", "is-unknown", "not-null-safe-eq", "rlike", "not-rlike", "ilike", "like-escape",
       "like-any", "like-all", "not-like-any-all", "in-expressions", "case", "conditional-function",
-      "startswith", "date-function", "query-time"};
+      "startswith", "endswith-contains", "date-function", "query-time"};
   return forms;
 }
 
