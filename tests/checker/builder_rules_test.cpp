@@ -451,5 +451,37 @@ TEST_F(BuilderRules, TraceTextsOfALongChainAreCutButTheExpressionIsWhole) {
   EXPECT_EQ(leaf->text.find("..."), std::string::npos);
 }
 
+// docs/semantics.md §5 (builder table, `(a AND b) IS NULL`): the depth counts a junction's right
+// side as its left, and NOT (e IS NOT NULL) is e IS NULL expanded from depth 0.
+TEST_F(BuilderRules, IsNullDepthCountsBothSidesAndNegatedIsNotNullStartsAtZero) {
+  auto chain = [&](int levels, bool right) {
+    ExprPtr e = cmp(CompareOp::Gt, x, lit(1));
+    for (int i = 0; i < levels; ++i) {
+      e = right ? make_and(cmp(CompareOp::Lt, x, lit(i)), e) : make_and(e, cmp(CompareOp::Lt, x, lit(i)));
+    }
+    return e;
+  };
+  EXPECT_EQ(decide(make_is_null(chain(9, true)), f), SKIP);
+  EXPECT_EQ(decide(make_is_null(chain(10, true)), f), KEEP);
+  EXPECT_EQ(decide(make_not(make_is_not_null(chain(9, false))), f), SKIP);
+  EXPECT_EQ(decide(make_not(make_is_not_null(chain(10, false))), f), KEEP);
+}
+
+// docs/semantics.md §5.3: only a constant operand is folded; a non-deterministic call makes the
+// operand non-constant even where the call's value would not be needed.
+TEST_F(BuilderRules, ANonDeterministicCallIsNeverFolded) {
+  const ExprPtr one_or_rand = make_call("coalesce", {lit(1), make_call("rand", {})});
+  EXPECT_EQ(expression(cmp(CompareOp::Lt, x, one_or_rand)), "none");
+  EXPECT_EQ(decide(cmp(CompareOp::Lt, x, one_or_rand), f), KEEP);
+}
+
+// docs/semantics.md §5: the min/max rules need a column operand; a cast of a column compared
+// with a literal gets no rule, and the file is kept.
+TEST_F(BuilderRules, AComputedOperandVersusALiteralGetsNoRule) {
+  const ExprPtr y_as_long = make_cast(y, DataType::of(TypeKind::Long));
+  EXPECT_EQ(expression(cmp(CompareOp::Gt, y_as_long, lit(100))), "none");
+  EXPECT_EQ(decide(cmp(CompareOp::Gt, y_as_long, lit(100)), f), KEEP);
+}
+
 }  // namespace
 }  // namespace skipsound::test

@@ -460,6 +460,80 @@ TEST(Case1b, AReconciledReaddIsNoNewImage) {
   EXPECT_TRUE(std::holds_alternative<NoConflict>(check.outcome));
 }
 
+// §10.7 case1b-count-diff: the mutant counts the live rows a read matches before and after the
+// winner; a plain DV delete of the one matching row lowers that count, so even the mutant conflicts.
+TEST(Case1b, TheCountDiffMutantSeesAPlainDelete) {
+  const Table t = dv_table({{row(1, 15), row(2, 1)}});
+  const Transaction winner = txn("W", t, del("id = 1"));
+  const Transaction reader = txn("R", t, copy_rows("x > 10"));
+  const FileRemoval& removal = winner.commit.removes.front();
+  EXPECT_EQ(judge_removed_rows(reader, t, winner.commit, removal, Mutant::Case1bCountDiff).verdict,
+            RemovedRowsVerdict::Match);
+}
+
+// §10.3, §10.8: Case 1b judges only files the loser read and did not write; a loser that removes
+// some other file still gets its read-only file judged on the removed rows.
+TEST(Case1b, RemovingAnotherFileKeepsTheReadOnlyFileJudged) {
+  const Table t = dv_table({{row(1, 1), row(2, 30)}, {row(3, 15)}});
+  const Transaction winner = txn("W", t, del("id = 1"));
+  const Transaction loser = txn("L", t, del("x > 10 AND x < 20"));
+  ASSERT_EQ(loser.reads.files.size(), 2u);
+  ASSERT_EQ(loser.commit.removes.size(), 1u);
+  ASSERT_EQ(loser.commit.removes.front().path, "f1-0");
+  EXPECT_TRUE(std::holds_alternative<NoConflict>(check_conflict(loser, t, winner.commit, case1b()).outcome));
+}
+
+// §10.8: a file the loser writes (here: adds at the same path) is not judged by Case 1b, so the
+// winner's remove of it conflicts although no removed row matches the read.
+TEST(Case1b, AFileTheLoserAddsIsNotJudged) {
+  const Table t = dv_table({{row(1, 1), row(2, 30)}, {row(3, 15)}});
+  const Transaction winner = txn("W", t, del("id = 1"));
+  Transaction loser = txn("L", t, copy_rows("x > 10 AND x < 20"));
+  ASSERT_TRUE(std::holds_alternative<NoConflict>(check_conflict(loser, t, winner.commit, case1b()).outcome));
+  ASSERT_FALSE(loser.commit.adds.empty());
+  TableFile same_path = loser.commit.adds.front();
+  same_path.path = "f0-0";
+  loser.commit.adds.push_back(same_path);
+  const ConflictCheck check = check_conflict(loser, t, winner.commit, case1b());
+  const auto* conflict = std::get_if<Conflict>(&check.outcome);
+  ASSERT_NE(conflict, nullptr);
+  EXPECT_EQ(conflict->kind, ConflictKind::ConcurrentDeleteRead);
+}
+
+// §10.2: only a path with exactly one remove and one add in both commits is shared; a loser's
+// bare add at the winner's DV-updated path is no DV update and reconciles nothing.
+TEST(Case2, ABareAddAtTheWinnersPathIsNoDvUpdate) {
+  const Table t = dv_table({{row(1, 1), row(2, 30)}, {row(3, 15), row(4, 16)}});
+  const Transaction winner = txn("W", t, del("id = 1"));
+  Transaction loser = txn("L", t, del("id = 3"));
+  ASSERT_FALSE(loser.commit.adds.empty());
+  TableFile bare = loser.commit.adds.front();
+  bare.path = "f0-0";
+  loser.commit.adds.push_back(bare);
+  const DvReconciliation r = reconcile_deletion_vectors(loser, winner.commit);
+  EXPECT_TRUE(r.reconciled_paths.empty());
+  EXPECT_EQ(r.note, "");
+}
+
+// §4.6, §10.2: the reconciled add carries the union DV, so its stats are widened (tightBounds
+// false) however the loser wrote them; an add without stats reconciles all the same.
+TEST(Case2, TheReconciledAddsStatsAreWidened) {
+  const Table t = dv_table({ids(0, 10)});
+  const Transaction winner = txn("W", t, del("id = 1"));
+  Transaction loser = txn("L", t, del("id = 2"));
+  ASSERT_EQ(loser.commit.adds.size(), 1u);
+  ASSERT_TRUE(loser.commit.adds.front().stats.has_value());
+  loser.commit.adds.front().stats->tight_bounds = true;
+  const DvReconciliation widened = reconcile_deletion_vectors(loser, winner.commit);
+  ASSERT_EQ(widened.reconciled_paths, std::vector<std::string>{"f0-0"});
+  ASSERT_TRUE(widened.loser_commit.adds.front().stats.has_value());
+  EXPECT_TRUE(widened.loser_commit.adds.front().stats->wide());
+  loser.commit.adds.front().stats.reset();
+  const DvReconciliation no_stats = reconcile_deletion_vectors(loser, winner.commit);
+  EXPECT_EQ(no_stats.reconciled_paths, std::vector<std::string>{"f0-0"});
+  EXPECT_FALSE(no_stats.loser_commit.adds.front().stats.has_value());
+}
+
 // ---- Case 3 (docs/semantics.md §10.4, PR 7331) ----
 
 Operation optimize() { return op(OperationKind::Optimize, "", "OPTIMIZE"); }
@@ -582,6 +656,14 @@ TEST(ValueExact, MutantsDropFilesAReadMatches) {
   two.reads.predicates.push_back(parse_and_bind("id >= 1000", schema()));
   EXPECT_EQ(play(t, {winner, two}).outcomes[1], ConflictKind::ConcurrentAppend);
   EXPECT_EQ(play(t, {winner, two}, with(Mutant::ValueexactAndAcrossReads)).outcomes[1], kCommit);
+}
+
+// §10.4: a copy-on-write delete commits removes, so it is no append-only loser and still sees the
+// winner's dataChange=false removes.
+TEST(Case3, OptimizeVersusACopyOnWriteDeleteStillConflicts) {
+  const Table t = dv_table({{row(1, 1), row(2, 2)}, {row(3, 3)}}, false);
+  const std::vector<Transaction> order{txn("O", t, optimize()), txn("D", t, del("id = 1"))};
+  EXPECT_EQ(play(t, order, case3()).outcomes[1], ConflictKind::ConcurrentDeleteRead);
 }
 
 }  // namespace
