@@ -534,6 +534,18 @@ TEST(Case2, TheReconciledAddsStatsAreWidened) {
   EXPECT_FALSE(no_stats.loser_commit.adds.front().stats.has_value());
 }
 
+// §10.3: Case 1b judges the rows the winner's DV removed; a DV position past the file's last row
+// names no row and is ignored.
+TEST(Case1b, ADvPositionPastTheLastRowNamesNoRow) {
+  const Table t = dv_table({{row(1, 1), row(2, 30)}});
+  Transaction winner = txn("W", t, del("id = 1"));
+  ASSERT_EQ(winner.commit.adds.size(), 1u);
+  winner.commit.adds.front().deleted.push_back(2);  // the file has rows 0 and 1
+  const Transaction reader = txn("R", t, copy_rows("x > 10 AND x < 20"));
+  EXPECT_EQ(judge_removed_rows(reader, t, winner.commit, winner.commit.removes.front()).verdict,
+            RemovedRowsVerdict::NoMatch);
+}
+
 // ---- Case 3 (docs/semantics.md §10.4, PR 7331) ----
 
 Operation optimize() { return op(OperationKind::Optimize, "", "OPTIMIZE"); }
