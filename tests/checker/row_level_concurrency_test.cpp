@@ -546,6 +546,30 @@ TEST(Case1b, ADvPositionPastTheLastRowNamesNoRow) {
             RemovedRowsVerdict::NoMatch);
 }
 
+// §10.2(c): a non-row-local loser is not reconciled, and the check says why.
+TEST(Case2, ANonlocalLoserIsNamedInTheNote) {
+  const Table t = dv_table({{row(1, 5), row(2, 7), row(3, 3)}});
+  Operation merge = op(OperationKind::Merge, "", "MERGE ON id");
+  merge.merge = upsert_on_key(schema(), 0);
+  merge.rows = {row(2, 9)};
+  const Transaction loser = txn("T2", t, merge);
+  const Transaction winner = txn("T1", t, del("id = 1"));
+  EXPECT_EQ(reconcile_deletion_vectors(loser, winner.commit).note,
+            "Case 2: the loser is not row-local, nothing reconciled");
+}
+
+// §10.3: a commit that Case 1b lets through says so in its note.
+TEST(Case1b, ACommitNamesTheCase1bJudgement) {
+  const Table t = dv_table({{row(1, 1), row(2, 30)}, {row(3, 15)}});
+  const Transaction winner = txn("W", t, del("id = 1"));
+  const Transaction loser = txn("L", t, copy_rows("x > 10 AND x < 20"));
+  const ConflictCheck check = check_conflict(loser, t, winner.commit, case1b());
+  const auto* ok = std::get_if<NoConflict>(&check.outcome);
+  ASSERT_NE(ok, nullptr);
+  EXPECT_NE(ok->note.find("Case 1b: no row the winner removed from f0-0 matches a read"), std::string::npos)
+      << ok->note;
+}
+
 // ---- Case 3 (docs/semantics.md §10.4, PR 7331) ----
 
 Operation optimize() { return op(OperationKind::Optimize, "", "OPTIMIZE"); }

@@ -201,5 +201,17 @@ TEST_F(Verification, ExplanationNamesTheExpressionAndEachPart) {
   EXPECT_EQ(d.evaluation->children[1].children[1].value.as_int(), 4);
 }
 
+// docs/semantics.md §5: keep = (expression IS TRUE) OR NOT verified; each decision names its cause.
+TEST_F(Verification, EachDecisionExplainsItsVerdict) {
+  FileStats f = file(5);
+  set(f, X, lng(1), lng(4), 0);
+  const FileDecision skip = decide_file(build(cmp(CompareOp::Gt, col("x"), lit(7))), FileView{&f, 0}, schema);
+  EXPECT_EQ(skip.verdict, SKIP);
+  EXPECT_EQ(skip.reason, "skipped: the skipping expression is FALSE and stats verification passed");
+  const FileDecision keep = decide_file(build(cmp(CompareOp::Lt, col("x"), lit(7))), FileView{&f, 0}, schema);
+  EXPECT_EQ(keep.verdict, KEEP);
+  EXPECT_EQ(keep.reason, "kept: the skipping expression is TRUE");
+}
+
 }  // namespace
 }  // namespace skipsound::test
