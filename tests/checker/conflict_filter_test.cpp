@@ -202,5 +202,22 @@ TEST_F(ConflictFilter, ClassificationDropsMetadataAndNonDeterministicFilters) {
   EXPECT_EQ(c.read.data_filters.size(), 1u);
 }
 
+// docs/semantics.md §5: a file outside the read's partitions is skipped, and says why.
+TEST_F(ConflictFilter, APartitionSkipIsExplained) {
+  const auto r = filter_scan(make_and(p_eq(1), x_gt(15)), {added(10, 20, 2)}, *eligibility);
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_EQ(r.files[0].verdict, SKIP);
+  EXPECT_EQ(r.files[0].reason, "skipped: the partition filters are not TRUE on its partition values");
+}
+
+// docs/semantics.md §10.4: the summary says the dataChange=false adds were dropped first.
+TEST_F(ConflictFilter, TheSummaryNamesTheDataChangeStep) {
+  unpartitioned();
+  ConflictFilterOptions case3;
+  case3.exclude_no_data_change = true;
+  const auto r = run(LoserReads{false, {data_read({x_lt(15)})}}, {added(0, 5)}, case3);
+  EXPECT_EQ(r.summary.rfind("dataChange=false adds dropped; ", 0), 0u) << r.summary;
+}
+
 }  // namespace
 }  // namespace skipsound::test
