@@ -346,7 +346,9 @@ TEST(Case2Mutants, NonlocalLoserIsReconciledOnlyByTheMutant) {
   ASSERT_FALSE(is_row_local(loser));
   EXPECT_TRUE(is_row_local(txn("T2", t, del("id = 2"))));
   const Transaction winner = txn("T1", t, del("id = 1"));
-  EXPECT_TRUE(reconcile_deletion_vectors(loser, winner.commit).reconciled_paths.empty());
+  const DvReconciliation sound = reconcile_deletion_vectors(loser, winner.commit);
+  EXPECT_TRUE(sound.reconciled_paths.empty());
+  EXPECT_EQ(sound.note, "Case 2: the loser is not row-local, nothing reconciled");  // the check says why
   EXPECT_EQ(reconcile_deletion_vectors(loser, winner.commit, Mutant::Case2NonlocalLoser).reconciled_paths,
             std::vector<std::string>{"f0-0"});
 }
@@ -544,18 +546,6 @@ TEST(Case1b, ADvPositionPastTheLastRowNamesNoRow) {
   const Transaction reader = txn("R", t, copy_rows("x > 10 AND x < 20"));
   EXPECT_EQ(judge_removed_rows(reader, t, winner.commit, winner.commit.removes.front()).verdict,
             RemovedRowsVerdict::NoMatch);
-}
-
-// §10.2(c): a non-row-local loser is not reconciled, and the check says why.
-TEST(Case2, ANonlocalLoserIsNamedInTheNote) {
-  const Table t = dv_table({{row(1, 5), row(2, 7), row(3, 3)}});
-  Operation merge = op(OperationKind::Merge, "", "MERGE ON id");
-  merge.merge = upsert_on_key(schema(), 0);
-  merge.rows = {row(2, 9)};
-  const Transaction loser = txn("T2", t, merge);
-  const Transaction winner = txn("T1", t, del("id = 1"));
-  EXPECT_EQ(reconcile_deletion_vectors(loser, winner.commit).note,
-            "Case 2: the loser is not row-local, nothing reconciled");
 }
 
 // §10.3: a commit that Case 1b lets through says so in its note.
