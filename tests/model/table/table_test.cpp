@@ -217,13 +217,19 @@ TEST(Operations, MergeUpsertsOnTheKeyAndRecordsNoPredicateForAJoinKeyOn) {
   EXPECT_THROW(run(make_table(false), {repeated}), InputError);
 }
 
+// operations.h, MergeRead::SourceKeys: every ON conjunct t.k = s.j gives `k IN (source values)`,
+// whichever side of the = the target column is written on.
 TEST(Operations, MergeSourceKeyReadRecordsTheSourceKeys) {
   WriterSettings settings{"T", StatsPresence::Collected, false, false};
   settings.merge_read = MergeRead::SourceKeys;
-  const OperationResult result = run(make_table(false), {upsert({row(2, 99, "a"), row(7, 70, "a")})}, settings);
-  ASSERT_EQ(result.reads.predicates.size(), 1u);
-  ASSERT_TRUE(result.reads.predicates[0]);
-  EXPECT_EQ(to_sql(result.reads.predicates[0]), "id IN (2L, 7L)");
+  for (const char* on : {"t.id = s.id", "s.id = t.id"}) {
+    Operation merge = upsert({row(2, 99, "a"), row(7, 70, "a")});
+    merge.merge.on = parse_and_bind(on, merge_schema(test_schema()));
+    const OperationResult result = run(make_table(false), {merge}, settings);
+    ASSERT_EQ(result.reads.predicates.size(), 1u) << on;
+    ASSERT_TRUE(result.reads.predicates[0]) << on;
+    EXPECT_EQ(to_sql(result.reads.predicates[0]), "id IN (2L, 7L)") << on;
+  }
 }
 
 // Target-only ON conjuncts are recorded; MATCHED-only merges add the OR of their clauses' target
@@ -572,22 +578,6 @@ TEST(Merge, UpsertOnKeyHasOneUpdateAndOneInsertClause) {
   EXPECT_EQ(spec.not_matched[0].assignments.size(), 3u);
   EXPECT_FALSE(spec.matched_only());
   EXPECT_FALSE(spec.insert_only());
-}
-
-// operations.h, MergeRead::SourceKeys: every ON conjunct t.k = s.j gives `k IN (source values)`,
-// whichever side of the = the target column is written on.
-TEST(Merge, SourceKeyReadTakesTheKeyFromEitherSideOfTheEquality) {
-  WriterSettings settings{"T", StatsPresence::Collected, false, false};
-  settings.merge_read = MergeRead::SourceKeys;
-  const Schema joint = merge_schema(test_schema());
-  Operation merge = op(OperationKind::Merge, "MERGE ON s.id = t.id");
-  merge.merge = upsert_on_key(test_schema(), 0);
-  merge.merge.on = parse_and_bind("s.id = t.id", joint);
-  merge.rows = {row(2, 99, "a"), row(7, 70, "a")};
-  const OperationResult result = run(make_table(false), {merge}, settings);
-  ASSERT_EQ(result.reads.predicates.size(), 1u);
-  ASSERT_TRUE(result.reads.predicates[0]);
-  EXPECT_EQ(to_sql(result.reads.predicates[0]), "id IN (2L, 7L)");
 }
 
 // docs/semantics.md §7 (MERGE): in a MATCHED-only MERGE, a clause without a target-only conjunct
