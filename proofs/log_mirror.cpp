@@ -1,6 +1,5 @@
 #include "proofs/log_mirror.h"
 
-
 #include <nlohmann/json.hpp>
 #include <map>
 #include <utility>

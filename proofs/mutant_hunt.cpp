@@ -100,7 +100,7 @@ MutantResult hunt_with_explorer(Mutant mutant, const GateOptions& o, const GateB
   r.mutant = mutant;
   const parallel::Stopwatch clock;
   ExploreOptions e = mutant_exploration(mutant, o, b);
-  const size_t round = e.seconds_per_category ? e.trials_per_category : std::max<size_t>(1, o.hunt_round);  // GateOptions::hunt_round
+  const size_t round = e.seconds_per_category ? e.trials_per_category : std::max<size_t>(1, o.hunt_round);
   for (size_t first = 0; first < b.trials_per_category && !r.killed(); first += round) {
     e.first_trial = first;
     e.trials_per_category = std::min(round, b.trials_per_category - first);

@@ -23,8 +23,10 @@ struct OracleOptions {
   // Effort::Classify: a keep is never unsound, so its class (kept or missed skip) only measures
   // precision, and a keep Z3 cannot settle counts as kept. Measured on the default gate's 4,000
   // per-file cases: 300k steps instead classify one more keep of 17,940 decisions as a missed
-  // skip, at 1.2-1.4 times the phase's CPU time (the unsettled keeps, string functions mostly,
-  // spend the whole budget); 2M steps one more, at four times the time.
+  // skip; the keeps Z3 cannot settle (string functions mostly) spend the whole budget, which cost
+  // the gate-distribution benchmark 1.2-1.4 times its CPU time and `explore --files` 1.6 times
+  // (the gate's per-file phase showed no difference within its ±10 % noise); 2M steps classify
+  // one more, at four times the time.
   SolverLimits classify_limits{60'000, 0};
   bool record_smt2 = false;  // keep each query Z3 answers as SMT-LIB 2 text (see last_smt2)
   // Try smt/interval_decider.h first and ask Z3 only outside its fragment.

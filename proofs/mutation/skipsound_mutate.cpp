@@ -227,7 +227,7 @@ RecordedRun read_recorded_run(const std::string& path) {
   }
 }
 
-// The candidates that survived a recorded run, matched by file, operator and text (not by line).
+// The candidates none of the reports ran (--not-run-in, repeatable).
 std::vector<Candidate> not_run_in(std::vector<Candidate> candidates, const std::vector<std::string>& reports) {
   for (const std::string& report : reports) candidates = not_run_in(std::move(candidates), read_recorded_run(report));
   return candidates;
