@@ -241,6 +241,23 @@ void collect_reads(const Expr& e, std::set<int>& leaves, std::vector<Value>& lit
   for (const ExprPtr& child : e.children) collect_reads(*child, leaves, literals);
 }
 
+// The one leaf an expression reads when the evaluator can decide it from that leaf's value alone:
+// no unbound (metadata) column, no non-deterministic or query-time call.
+std::optional<int> sole_leaf_read(const Expr& e) {
+  std::optional<int> leaf;
+  bool alone = true;
+  const auto walk = [&](const auto& self, const Expr& x) -> void {
+    if (x.kind == ExprKind::Column) {
+      if (x.leaf < 0 || (leaf && *leaf != x.leaf)) alone = false;
+      leaf = x.leaf;
+    }
+    if (x.kind == ExprKind::Call && (!x.deterministic || is_query_time_function(x.function))) alone = false;
+    for (const ExprPtr& child : x.children) self(self, *child);
+  };
+  walk(walk, e);
+  return alone ? leaf : std::nullopt;
+}
+
 Candidates non_null_candidates(const Column& c) {
   for (const Value& p : c.points)
     if (!same_domain(p.type, c.type)) return std::nullopt;
@@ -294,6 +311,7 @@ class IntervalDecider {
     for (Column& c : columns_)
       if (!choose_candidates(c) && !only_opaque_reads(c)) return std::nullopt;
     if (!evaluate_atoms()) return std::nullopt;
+    enumerate_opaque_atoms();
     for (size_t c = 0; c < columns_.size(); ++c) {
       if (!columns_[c].atoms.empty()) searched_.push_back(c);
       else if (opaque_leaves_.count(columns_[c].leaf)) completed_.push_back(c);
@@ -583,6 +601,57 @@ class IntervalDecider {
     current_.clear();
     for (const Atom& atom : atoms_) current_.push_back(atom.any);
     return true;
+  }
+
+  // An opaque atom that reads one column whose candidates are every value the stats admit (a
+  // partition value, an all-NULL column, a boolean) is exact there: the model's evaluator gives
+  // its truth on each candidate, as for an atom of the fragment. `lower(p) LIKE 'a%'` on a
+  // partition column cost Z3's string theory seconds per query before.
+  void enumerate_opaque_atoms() {
+    Row row(leaf_count_, Value::null());
+    for (size_t a = 0; a < atoms_.size(); ++a) {
+      Atom& atom = atoms_[a];
+      const std::optional<int> leaf = atom.opaque ? sole_leaf_read(*atom.expr) : std::nullopt;
+      if (!leaf) continue;
+      const int column = column_index(*leaf);
+      const Column& c = columns_[column];
+      if (!enumerates_all(c)) continue;
+      std::vector<TruthSet> by_candidate;
+      TruthSet any = 0;
+      try {
+        for (const Value& v : c.candidates) {
+          row[c.leaf] = v;
+          by_candidate.push_back(bit(evaluate(*atom.expr, row)));
+          any |= by_candidate.back();
+        }
+      } catch (const std::exception&) {
+        row[c.leaf] = Value::null();
+        continue;  // the evaluator gives up on some value: the atom stays opaque
+      }
+      row[c.leaf] = Value::null();
+      atom = Atom{atom.expr, column, std::move(by_candidate), any, false};
+      columns_[column].atoms.push_back(static_cast<int>(a));
+      current_[a] = any;
+    }
+    has_opaque_ = false;
+    opaque_leaves_.clear();
+    std::vector<Value> unused_literals;
+    for (const Atom& atom : atoms_) {
+      if (!atom.opaque) continue;
+      has_opaque_ = true;
+      collect_reads(*atom.expr, opaque_leaves_, unused_literals);
+    }
+  }
+
+  // Whether every value the column's allowance admits is a candidate: a boolean's, no non-null
+  // value, or a single one (min = max, uncut; floating types excluded: -0.0 sorts with 0.0).
+  static bool enumerates_all(const Column& c) {
+    if (c.candidates.empty()) return false;
+    if (c.type.kind == TypeKind::Boolean) return true;
+    if (!c.allowance) return false;
+    const ColumnAllowance& a = *c.allowance;
+    if (!a.value_allowed) return true;
+    return !is_floating(c.type.kind) && a.lower && a.upper && !a.upper_strict && *a.lower == *a.upper;
   }
 
   // Every truth value the predicate may take given the atoms' possible values. An over-

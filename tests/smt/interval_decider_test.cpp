@@ -4,6 +4,8 @@
 // itself, each answer equal to Z3's; and the constructs outside its fragment left to Z3.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "model/sql/binder.h"
 #include "model/sql/evaluator.h"
 #include "model/stats/stats.h"
@@ -31,12 +33,13 @@ struct File {
   std::string stats_json;
   int64_t deleted = 0;
   int string_prefix_length = kDefaultStringPrefixLength;
+  std::map<int, Value> partition_values = {};  // by leaf ordinal
 };
 
 // The procedure's verdict; a witness must pass the model's re-check and Z3 must agree.
 std::string decided(const File& file, const std::string& predicate) {
   const FileStats stats = stats_from_json_text(file.stats_json, table());
-  const FileEvidence evidence{&stats, file.deleted, {}, file.string_prefix_length};
+  const FileEvidence evidence{&stats, file.deleted, file.partition_values, file.string_prefix_length};
   const ExprPtr bound = parse_and_bind(predicate, table());
   const RowAllowance allowance = row_allowance(evidence, table());
   const std::optional<OracleResult> answer = decide_by_intervals(bound, table(), allowance);
@@ -175,6 +178,30 @@ TEST(IntervalDecider, DecidesEveryLikePatternItself) {
   EXPECT_EQ(decided(wide, "contains(s, 'é') AND startswith(s, 'p')"), "SAT (Z3 unknown)");
   EXPECT_EQ(decided(wide, "s RLIKE '^z' OR s RLIKE '^j'"), "UNSAT (Z3 unknown)");
   EXPECT_EQ(decided(wide, "s RLIKE 'zz' AND s RLIKE '^m'"), "SAT (Z3 unknown)");
+}
+
+// An opaque atom on a column whose every admitted value is a candidate (a partition value, an
+// all-NULL column, a boolean) is decided by the evaluator on each: no Z3, and a refutation too.
+TEST(IntervalDecider, OpaqueAtomsOnAColumnOfOneValueAreExact) {
+  const File partition{R"({"numRecords":2,"minValues":{"i":5},"maxValues":{"i":7}})", 0, kDefaultStringPrefixLength,
+                       {{3, Value::string("aa")}}};
+  EXPECT_EQ(decided(partition, "lower(s) NOT LIKE 'a%' AND s <= 'aaa'"), "UNSAT (Z3 unknown)");
+  EXPECT_EQ(decided(partition, "upper(s) = 'AA' AND i > 6"), "SAT");
+  EXPECT_EQ(decided(partition, "length(s) = 2 OR i + 1 = 0"), "SAT");
+  EXPECT_EQ(decided(partition, "upper(s) = 'A' AND i + 1 = 0"), "UNSAT");
+  const File null_partition{R"({"numRecords":2})", 0, kDefaultStringPrefixLength, {{0, Value::null()}}};
+  EXPECT_EQ(decided(null_partition, "abs(i) = 3 OR coalesce(i, 1) = 2"), "UNSAT (Z3 unknown)");
+  EXPECT_EQ(decided(null_partition, "coalesce(i, 1) = 1"), "SAT");
+  const File all_null{R"({"numRecords":3,"nullCount":{"i":3}})"};
+  EXPECT_EQ(decided(all_null, "i + 1 > 3"), "UNSAT");
+  const File no_stats{R"({"numRecords":3})"};
+  EXPECT_EQ(decided(no_stats, "CAST(flag AS INT) = 2"), "UNSAT (Z3 unknown)");
+  EXPECT_EQ(decided(no_stats, "CAST(flag AS INT) = 1"), "SAT (Z3 unknown)");
+  // Not one value: a range of i, a call that is not deterministic, two columns.
+  EXPECT_EQ(decided(partition, "i * 2 = 13"), "outside");
+  EXPECT_EQ(decided(partition, "upper(s) = 'A' AND rand() < 0.5"), "UNSAT (Z3 unknown)");
+  EXPECT_EQ(decided(partition, "rand() < 0.5 AND length(s) = 1"), "UNSAT (Z3 unknown)");
+  EXPECT_EQ(decided(partition, "concat(s, CAST(i AS STRING)) = 'aa5' AND s = 'b'"), "UNSAT");
 }
 
 // No witness among the candidates and no refutation by the intervals alone: Z3's to decide.
