@@ -241,6 +241,58 @@ void collect_reads(const Expr& e, std::set<int>& leaves, std::vector<Value>& lit
   for (const ExprPtr& child : e.children) collect_reads(*child, leaves, literals);
 }
 
+// Values a witness tries for one non-deterministic call, each in the range Z3's encoding gives it
+// (smt/expr_encoding: rand() and random() in [0, 1), other doubles finite, integers within their
+// type): zero, the literals the predicate compares with and the values just above them; for
+// rand() also the greatest double below 1. Calls of other types get none (no witness carries them).
+std::vector<Value> call_candidates(const Expr& call, const std::vector<Value>& literals) {
+  const TypeKind k = call.type.kind;
+  if (k == TypeKind::Boolean) return {Value::boolean(false), Value::boolean(true)};
+  std::vector<Value> points{Value::integral(is_int64_backed(k) ? k : TypeKind::Long, 0)};
+  if (k == TypeKind::Double) points = {Value::floating(k, 0.0), Value::floating(k, 1.0), Value::floating(k, -1.0)};
+  for (const Value& literal : literals)
+    if (!literal.is_null() && literal.type.kind == k) points.push_back(literal);
+  if (is_int64_backed(k)) return int64_candidates(call.type, points).value_or(std::vector<Value>{});
+  if (k != TypeKind::Double) return {};
+  const bool unit = call.function == "rand" || call.function == "random";
+  if (unit) points.push_back(Value::floating(k, std::nextafter(1.0, 0.0)));
+  std::vector<Value> out;
+  for (Value& v : floating_candidates(call.type, points).value_or(std::vector<Value>{})) {
+    const double d = v.as_double();
+    const bool in_range = unit ? d >= 0 && d < 1 : std::isfinite(d);
+    if (in_range && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(std::move(v));
+  }
+  return out;
+}
+
+// The sums and differences of two numeric literals of a column's own type: where an opaque
+// `c + 1.0D = 1.0D` or `c - 5 > 3` turns (0.0, 8), a witness the column's bounds would miss.
+std::vector<Value> shifted_points(const DataType& type, const std::vector<Value>& literals) {
+  constexpr size_t kMaxLiterals = 6;  // 30 points at most
+  std::vector<Value> same;
+  for (const Value& l : literals)
+    if (!l.is_null() && l.type == type && same.size() < kMaxLiterals) same.push_back(l);
+  std::vector<Value> out;
+  for (size_t i = 0; i < same.size(); ++i) {
+    for (size_t j = 0; j < same.size(); ++j) {
+      if (i == j) continue;
+      if (is_floating(type.kind)) {
+        const double a = same[i].as_double(), b = same[j].as_double();
+        for (const double d : {a - b, a + b})
+          if (std::isfinite(d)) out.push_back(Value::floating(type.kind, type.kind == TypeKind::Float ? static_cast<double>(static_cast<float>(d)) : d));
+      } else if (is_integral(type.kind)) {
+        int64_t d = 0;
+        const int64_t a = same[i].as_int(), b = same[j].as_int();
+        if (!__builtin_sub_overflow(a, b, &d) && integral_min(type.kind) <= d && d <= integral_max(type.kind))
+          out.push_back(Value::integral(type.kind, d));
+        if (!__builtin_add_overflow(a, b, &d) && integral_min(type.kind) <= d && d <= integral_max(type.kind))
+          out.push_back(Value::integral(type.kind, d));
+      }
+    }
+  }
+  return out;
+}
+
 // The one leaf an expression reads when the evaluator can decide it from that leaf's value alone:
 // no unbound (metadata) column, no non-deterministic or query-time call.
 std::optional<int> sole_leaf_read(const Expr& e) {
@@ -308,6 +360,7 @@ class IntervalDecider {
       add_allowance_points(a, c.points);
     }
     add_opaque_reads();
+    collect_calls(*predicate);
     for (Column& c : columns_)
       if (!choose_candidates(c) && !only_opaque_reads(c)) return std::nullopt;
     if (!evaluate_atoms()) return std::nullopt;
@@ -318,7 +371,7 @@ class IntervalDecider {
     }
     choice_.assign(columns_.size(), 0);
     switch (search(0)) {
-      case Found::Row: return Sat{witness(), {}};
+      case Found::Row: return Sat{witness(), chosen_calls()};
       case Found::None:
         if (unconfirmed_) return std::nullopt;  // a row may make it TRUE through an opaque atom
         return Unsat{unsat_reason(predicate)};
@@ -378,6 +431,10 @@ class IntervalDecider {
         return AtomShape{e.children[0]->leaf, {}, {}};
       case ExprKind::Compare: {
         if (all_literals(0)) return AtomShape{};
+        // c op c: its truth depends only on whether c is NULL (Spark's NaN equals itself).
+        if (is_bound_column(*e.children[0]) && is_bound_column(*e.children[1]) &&
+            e.children[0]->leaf == e.children[1]->leaf)
+          return AtomShape{e.children[0]->leaf, {}, {}};
         const bool column_first = is_bound_column(*e.children[0]);
         const Expr& column = *e.children[column_first ? 0 : 1];
         const Expr& other = *e.children[column_first ? 1 : 0];
@@ -537,7 +594,17 @@ class IntervalDecider {
       }
       for (const Value& bound : bounds)
         if (std::optional<Value> point = as_point_of(bound, c.type)) c.points.push_back(std::move(*point));
+      for (Value& point : shifted_points(c.type, opaque_literals_)) c.points.push_back(std::move(point));
     }
+  }
+
+  // The predicate's non-deterministic calls, in the order the witness numbers them.
+  void collect_calls(const Expr& e) {
+    if (e.kind == ExprKind::Call && (!e.deterministic || !is_deterministic_function(e.function))) {
+      const bool query_time = is_query_time_function(e.function);  // one value per query: Z3's to choose
+      calls_.push_back({&e, query_time ? std::vector<Value>{} : call_candidates(e, opaque_literals_)});
+    }
+    for (const ExprPtr& child : e.children) collect_calls(*child);
   }
 
   std::vector<Value> opaque_read_bounds() {
@@ -702,28 +769,45 @@ class IntervalDecider {
   // An unconfirmed candidate leaves the answer to Z3 (the search goes on for a confirmed one).
   Found completed() {
     if (!has_opaque_) return Found::Row;
-    const auto no_candidate = [&](size_t c) { return columns_[c].candidates.empty(); };
-    if (std::any_of(completed_.begin(), completed_.end(), no_candidate)) {
+    // One wheel per completed column, then one per call.
+    std::vector<size_t> wheel_sizes;
+    for (const size_t c : completed_) wheel_sizes.push_back(columns_[c].candidates.size());
+    for (const CallChoice& call : calls_) wheel_sizes.push_back(call.candidates.size());
+    if (std::find(wheel_sizes.begin(), wheel_sizes.end(), 0) != wheel_sizes.end()) {
       unconfirmed_ = true;
       return Found::None;
     }
-    std::vector<size_t> odometer(completed_.size(), 0);
-    while (true) {
+    std::vector<size_t> odometer(wheel_sizes.size(), 0);
+    const auto set_choices = [&] {
       for (size_t i = 0; i < completed_.size(); ++i) choice_[completed_[i]] = static_cast<int>(odometer[i]);
+      for (size_t i = 0; i < calls_.size(); ++i) calls_[i].choice = odometer[completed_.size() + i];
+    };
+    while (true) {
+      set_choices();
       if (++evaluations_ > kMaxWitnessEvaluations) return Found::TooLarge;
       if (confirmed(witness())) return Found::Row;
       size_t i = 0;
-      while (i < completed_.size() && ++odometer[i] == columns_[completed_[i]].candidates.size()) odometer[i++] = 0;
-      if (i == completed_.size()) break;
+      while (i < odometer.size() && ++odometer[i] == wheel_sizes[i]) odometer[i++] = 0;
+      if (i == odometer.size()) break;
     }
-    for (const size_t c : completed_) choice_[c] = 0;
+    set_choices();
     unconfirmed_ = true;
     return Found::None;
   }
 
+  std::vector<CallValue> chosen_calls() const {
+    std::vector<CallValue> out;
+    for (const CallChoice& c : calls_)
+      if (!c.candidates.empty())
+        out.push_back({c.call, c.call->function + "() #" + std::to_string(out.size() + 1), c.candidates[c.choice]});
+    return out;
+  }
+
   bool confirmed(const Row& row) const {
     try {
-      if (evaluate(*predicate_, row) != Truth::True) return false;
+      CallValues calls;
+      for (const CallChoice& c : calls_) calls.emplace(c.call, c.candidates[c.choice]);
+      if (evaluate(*predicate_, row, calls) != Truth::True) return false;
     } catch (const std::exception&) {
       return false;  // rand(), an overflow, ...: Z3 decides
     }
@@ -764,6 +848,13 @@ class IntervalDecider {
   std::set<int> opaque_leaves_;          // read by opaque atoms
   std::vector<Value> opaque_literals_;   // in opaque atoms
   std::vector<size_t> completed_;        // columns only opaque atoms read
+  // A non-deterministic call: the values a witness tries for it (none: no witness carries it).
+  struct CallChoice {
+    const Expr* call = nullptr;
+    std::vector<Value> candidates;
+    size_t choice = 0;
+  };
+  std::vector<CallChoice> calls_;
   size_t evaluations_ = 0;
   bool unconfirmed_ = false;  // some row the search could not rule out was not confirmed
 };

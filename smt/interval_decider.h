@@ -17,13 +17,19 @@
 // points gets one value per set of patterns some string of the cell matches (smt/like_cells.h),
 // which keeps the search exact.
 //
+// A column compared with itself (`c < c`) is in the fragment too: its truth depends only on
+// whether c is NULL.
+//
 // Any other atom (column against column, arithmetic, casts, calls, other LIKE patterns, a literal
 // whose type differs from its column's) is opaque: a free truth value. If no row makes the
 // predicate TRUE whatever the opaque atoms give, the answer is Unsat, exactly. Otherwise the rows
 // the search cannot rule out are completed (the columns only opaque atoms read try their
-// candidates, the opaque atoms' literals among them) and one the model's evaluator finds TRUE and
-// the consistency rules accept is a Sat witness. No confirmed row, or a search that grows too
-// large, is outside: the caller asks Z3.
+// candidates: the opaque atoms' literals, their sums and differences, the other columns' bounds;
+// each non-deterministic call tries a few values in the range Z3 gives it, and the witness
+// carries them) and one the model's evaluator finds TRUE and the consistency rules accept is a
+// Sat witness. No confirmed row, or a search that grows too large, is outside: the caller asks Z3.
+// An opaque atom that reads a single column admitting only values among its candidates (a
+// partition value, no non-null value, a boolean) is exact: the evaluator gives its truth on each.
 #pragma once
 #include <optional>
 
@@ -33,9 +39,8 @@
 
 namespace skipsound::smt {
 
-// Unsat, or Sat with a witness row (no call values: a witness through a non-deterministic call is
-// never confirmed) that the caller re-checks with the model like every Z3 witness; nullopt when
-// undecided. `predicate` is
+// Unsat, or Sat with a witness row and the values its non-deterministic calls returned, which the
+// caller re-checks with the model like every Z3 witness; nullopt when undecided. `predicate` is
 // bound against `schema`; `allowance` is row_allowance of the file and must not be impossible.
 std::optional<OracleResult> decide_by_intervals(const ExprPtr& predicate, const Schema& schema,
                                                 const RowAllowance& allowance);
