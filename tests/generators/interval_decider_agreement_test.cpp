@@ -44,7 +44,7 @@ Comparison compare_with_z3(const FileCase& c, const ExprPtr& predicate) {
   if (const auto* sat = std::get_if<smt::Sat>(&*decided)) {
     if (check_row_consistency(sat->witness, allowance).kind != Consistency::Consistent)
       return {"interval witness inconsistent with the stats: " + where, out.label};
-    if (evaluate(*predicate, sat->witness) != Truth::True)
+    if (evaluate(*predicate, sat->witness, smt::replayed_calls(*sat)) != Truth::True)
       return {"interval witness does not make the predicate TRUE: " + where, out.label};
   }
   const smt::OracleResult z3 = z3_oracle().check(predicate, schema, evidence);
