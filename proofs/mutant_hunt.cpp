@@ -36,6 +36,25 @@ bool tried_first(Mutant mutant, WorldCategory c) {
   return c == WorldCategory::ValueMoving || c == WorldCategory::Mixed;
 }
 
+// The worlds a mutant was built to show in, hunted before every other category (the others still
+// follow within the same budget): each is the shape the real bug needs.
+std::optional<WorldCategory> home_category(Mutant mutant) {
+  switch (mutant) {
+    case Mutant::DeleteReadComparesDv: return WorldCategory::WideDv;         // a DV update of a file the loser read
+    case Mutant::SkipWholeTableRead: return WorldCategory::WholeTable;       // a read of the whole table
+    case Mutant::EmptyReadsSkipAll: return WorldCategory::EmptyReads;        // an INSERT that records no read
+    case Mutant::UnknownBlindAsBlind: return WorldCategory::EmptyReads;      // a writer whose reads are not known
+    case Mutant::Case2NoMonotonicity:                                        // a RESTORE shrinks a DV
+    case Mutant::Case2NonlocalLoser:                                         // history between the two writers
+    case Mutant::Case1bCountDiff: return WorldCategory::Restore;             // a RESTORE re-adds rows
+    case Mutant::Case1bWrongImage:                                           // OPTIMIZE rewrites a read file
+    case Mutant::NodatachangeDeleteDelete:
+    case Mutant::Case3NoRepoint:
+    case Mutant::ValueexactAndAcrossReads: return WorldCategory::NoDataChange;
+    default: return std::nullopt;
+  }
+}
+
 ExploreOptions mutant_exploration(Mutant mutant, const GateOptions& o, const GateBudget& b) {
   ExploreOptions e;
   e.seed = o.seed;
@@ -50,6 +69,7 @@ ExploreOptions mutant_exploration(Mutant mutant, const GateOptions& o, const Gat
   if (e.categories.empty()) {
     e.categories = generators::all_world_categories();
     std::stable_partition(e.categories.begin(), e.categories.end(), [&](WorldCategory c) { return tried_first(mutant, c); });
+    std::stable_partition(e.categories.begin(), e.categories.end(), [&](WorldCategory c) { return c == home_category(mutant); });
   }
   return e;
 }
