@@ -137,8 +137,10 @@ bool tolerated_metadata_change(const Metadata& before, const Metadata& after) {
 }
 
 std::optional<Conflict> check_metadata(const Table& snapshot, const Commit& winner) {
+  const std::vector<const Metadata*> changes = actions_of<Metadata>(winner);
+  if (changes.empty()) return std::nullopt;  // the snapshot's metadata costs a schema's JSON text
   const Metadata before = snapshot.metadata();
-  for (const Metadata* metadata : actions_of<Metadata>(winner)) {
+  for (const Metadata* metadata : changes) {
     if (!tolerated_metadata_change(before, *metadata)) {
       return Conflict{ConflictKind::MetadataChanged, "the winner changed the table's metadata", {}};
     }

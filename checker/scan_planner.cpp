@@ -1,6 +1,9 @@
 #include "checker/scan_planner.h"
 
-#include "checker/scan_filter.h"
+#include "checker/file_decision.h"
+#include "checker/filter_classification.h"
+#include "checker/partition_match.h"
+#include "checker/skipping_builder.h"
 #include "checker/stats_eligibility.h"
 
 namespace skipsound {
@@ -20,12 +23,16 @@ std::vector<CandidateFile> candidate_files(const std::vector<TableFile>& files,
 
 std::vector<size_t> ProductionScanPlanner::files_to_read(const Table& snapshot,
                                                          const ExprPtr& condition) const {
+  // filter_scan's verdicts without its explanation text: every scan of every operation runs this.
   const StatsEligibility eligibility(snapshot.schema(), snapshot.properties().stats);
-  const ScanResult scan = filter_scan(condition, candidate_files(snapshot.files(), snapshot.schema()),
-                                      eligibility, mutant_);
+  const ClassifiedFilters filters = classify_filters(condition, eligibility);
+  const std::optional<SkippingPredicate> skipping = build_conjunction(filters.read.data_filters, eligibility, mutant_);
+  const std::vector<CandidateFile> files = candidate_files(snapshot.files(), snapshot.schema());
   std::vector<size_t> read;
-  for (size_t i = 0; i < scan.files.size(); ++i) {
-    if (scan.files[i].verdict == FileVerdict::Keep) read.push_back(i);
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (match_partition(filters.read.partition_filters, files[i].partition_values) == PartitionMatch::NoMatch) continue;
+    const FileView view{files[i].stats, files[i].dv_cardinality};
+    if (!skipping || decide_verdict(*skipping, view, eligibility.schema(), mutant_) == FileVerdict::Keep) read.push_back(i);
   }
   return read;
 }
