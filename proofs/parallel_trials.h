@@ -2,9 +2,9 @@
 // composition sweep do it:
 //   - Workers: one piece of state per thread (a Z3 context is not shared between threads); a
 //     worker's exception stops the others and is rethrown on the caller once all have stopped.
-//   - run_trials: trials in chunks; a chunk's inputs are generated on the calling thread in index
-//     order while the other workers already run the ones generated, and merged on the calling
-//     thread in index order, so the same seed gives the same results whatever the thread count.
+//   - run_trials: trials generated on the calling thread in index order while the workers run
+//     the ones generated, merged on the calling thread in index order, stopped only at chunk
+//     ends, so the same seed gives the same results whatever the thread count.
 //   - shrink_greedily: descent through RapidCheck's shrink tree, on the calling thread.
 // RapidCheck keeps its generation context in process-wide statics: generating (or reading a
 // Shrinkable's value) on two threads at once corrupts it, so generation never happens on a worker.
@@ -13,11 +13,16 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <rapidcheck/Shrinkable.h>
@@ -65,41 +70,6 @@ class Workers {
 
   // Runs job(index, state) for every index in [0, n); indexes are handed out in order to
   // whichever worker is free. After an exception no new index is started.
-  // Like run, with the inputs made on the calling thread while the others already run: worker 0
-  // (the caller, outside the worker scope, so it may generate) calls produce(index) for every
-  // index in order, the others run each index once it is produced, and worker 0 joins them after
-  // the last. So generation overlaps the trials instead of preceding them.
-  template <class Produce, class Job>
-  void run_produced(size_t n, const Produce& produce, const Job& job) {
-    std::atomic<size_t> next{0};
-    std::atomic<size_t> produced{0};
-    std::atomic<bool> failed{false};
-    const auto stop = [&] {
-      failed = true;
-      produced = n;  // wakes the waiting workers, who then see `failed`
-      produced.notify_all();
-    };
-    detail::run_on_threads(size(), [&](size_t worker) {
-      try {
-        for (size_t i = 0; worker == 0 && i < n && !failed; ++i) {
-          produce(i);
-          size_t expected = i;  // not when stop() has already set n
-          produced.compare_exchange_strong(expected, i + 1);
-          produced.notify_all();
-        }
-        const detail::WorkerScope scope;
-        for (size_t i = next++; i < n && !failed; i = next++) {
-          for (size_t ready = produced; ready <= i; ready = produced) produced.wait(ready);
-          if (failed) break;
-          job(i, *states_[worker]);
-        }
-      } catch (...) {
-        stop();
-        throw;
-      }
-    });
-  }
-
   template <class Job>
   void run(size_t n, const Job& job) {
     std::atomic<size_t> next{0};
@@ -121,14 +91,26 @@ class Workers {
 
 struct TrialBudget {
   size_t trials = 0;              // planned trials; SIZE_MAX runs until the time or a stop
-  std::optional<double> seconds;  // checked between chunks
+  std::optional<double> seconds;  // checked at the end of each chunk
   size_t chunk = 32;              // trials between progress reports, stops and time checks
+  // The merge may stop the run (a hunt that ends at its first finding): trials then start only
+  // within the chunk being merged, so a stop leaves no trial run past its chunk — every side
+  // effect of a trial (coverage counters, queued cross-checks) is one of a merged trial's.
+  bool merge_may_stop = false;
 };
 
-// Runs trials [0, budget.trials) in chunks: generate(index) -> Input on the calling thread,
-// run(const Input&, State&) -> Result on the workers, keep_going = merge(index, Result&&) on the
-// calling thread in index order (a chunk is always merged whole; a false stops after it), then
-// after_chunk(trials done). Returns the trials run.
+// Runs trials [0, budget.trials): generate(index) -> Input on the calling thread, run(const
+// Input&, State&) -> Result on any worker, keep_going = merge(index, Result&&) on the calling
+// thread in index order, then after_chunk(trials merged) at the end of each chunk, where a false
+// keep_going or the time budget stops the run. Returns the trials merged.
+//
+// The calling thread (worker 0) generates ahead, merges each result as soon as the ones before it
+// are merged, and runs trials itself in between. Unless budget.merge_may_stop, chunks are no
+// barrier: it generates up to two chunks past the last merged trial, so no worker waits for a
+// chunk's slowest trial. A stop takes effect at the end of the chunk it is decided in, as if the
+// chunks ran one after the other, so the trials merged are the same whatever the thread count;
+// only a time budget, checked at chunk ends, lets trials past the last merged chunk run (their
+// results are dropped).
 template <class State, class Generate, class Run, class Merge, class AfterChunk>
 size_t run_trials(Workers<State>& workers, const TrialBudget& budget, const Generate& generate, const Run& run,
                   const Merge& merge, const AfterChunk& after_chunk) {
@@ -136,21 +118,96 @@ size_t run_trials(Workers<State>& workers, const TrialBudget& budget, const Gene
   using Result = std::invoke_result_t<Run, const Input&, State&>;
   const Stopwatch clock;
   const auto out_of_time = [&] { return budget.seconds && clock.seconds() >= *budget.seconds; };
-  size_t done = 0;
-  for (bool keep_going = true; keep_going && done < budget.trials && !out_of_time();) {
-    const size_t n = std::min(budget.chunk, budget.trials - done);
-    std::vector<std::optional<Input>> inputs(n);
-    std::vector<std::optional<Result>> results(n);
-    const auto produce = [&](size_t k) {
+  const size_t chunk = std::max<size_t>(1, budget.chunk);
+  // With the lock held: the first trial not to generate yet.
+  const auto generation_end = [&](size_t merged_so_far) {
+    return budget.merge_may_stop ? (merged_so_far / chunk + 1) * chunk : merged_so_far + 2 * chunk;
+  };
+
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<std::pair<size_t, Input>> queued;  // generated, not started
+  std::map<size_t, Result> finished;            // run, not merged
+  size_t limit = out_of_time() ? 0 : budget.trials;  // no trial at or past it starts; a stop lowers it
+  size_t produced = 0;
+  size_t merged = 0;
+  bool closed = false;  // the caller is done or a worker threw: everyone leaves
+
+  // With the lock held: the next queued trial still below the limit.
+  const auto take = [&]() -> std::optional<std::pair<size_t, Input>> {
+    while (!queued.empty()) {
+      std::pair<size_t, Input> item = std::move(queued.front());
+      queued.pop_front();
+      if (item.first < limit) return item;
+    }
+    return std::nullopt;
+  };
+  const auto run_one = [&](std::unique_lock<std::mutex>& lock, const std::pair<size_t, Input>& item, State& state) {
+    lock.unlock();
+    std::optional<Result> result;
+    {
+      const detail::WorkerScope scope;
+      result.emplace(run(item.second, state));
+    }
+    lock.lock();
+    finished.emplace(item.first, std::move(*result));
+    changed.notify_all();
+  };
+  // Worker 0's turn: merge what is ready, else generate ahead, else run a trial, else wait.
+  const auto caller_step = [&](std::unique_lock<std::mutex>& lock, State& state) {
+    if (auto ready = finished.find(merged); ready != finished.end()) {
+      Result result = std::move(ready->second);
+      finished.erase(ready);
+      lock.unlock();
+      bool keep_going = merge(merged, std::move(result));
+      const size_t done = merged + 1;
+      if (done % chunk == 0 || done == limit) {
+        after_chunk(done);
+        keep_going = keep_going && !out_of_time();
+      }
+      lock.lock();
+      merged = done;
+      if (!keep_going) limit = std::min(limit, (done + chunk - 1) / chunk * chunk);
+      return;
+    }
+    if (produced < limit && produced < generation_end(merged)) {
+      lock.unlock();
       require_generation_thread();
-      inputs[k].emplace(generate(done + k));
-    };
-    workers.run_produced(n, produce, [&](size_t k, State& state) { results[k].emplace(run(*inputs[k], state)); });
-    for (size_t k = 0; k < n; ++k) keep_going = merge(done + k, std::move(*results[k])) && keep_going;
-    done += n;
-    after_chunk(done);
-  }
-  return done;
+      Input input = generate(produced);
+      lock.lock();
+      queued.emplace_back(produced++, std::move(input));
+      changed.notify_all();
+      return;
+    }
+    if (auto item = take()) return run_one(lock, *item, state);
+    changed.wait(lock);
+  };
+
+  detail::run_on_threads(workers.size(), [&](size_t worker) {
+    State& state = workers.state(worker);
+    std::unique_lock<std::mutex> lock(mutex);
+    try {
+      if (worker == 0) {
+        while (!closed && merged < limit) caller_step(lock, state);
+        closed = true;
+        changed.notify_all();
+        return;
+      }
+      while (!closed) {
+        if (auto item = take()) {
+          run_one(lock, *item, state);
+        } else {
+          changed.wait(lock);
+        }
+      }
+    } catch (...) {
+      if (!lock.owns_lock()) lock.lock();
+      closed = true;
+      changed.notify_all();
+      throw;
+    }
+  });
+  return merged;
 }
 
 template <class T>

@@ -17,9 +17,10 @@ namespace {
 
 constexpr int kFileCaseSize = 60;
 constexpr size_t kShrinkLimit = 300;
-// Cases between progress reports, early stops and time checks. Each chunk ends when its slowest
-// case does (a Z3 query may take a second or two) while the other threads wait, so a run to the end
-// takes long chunks; a hunt that stops at its first failure takes short ones, so it stops soon.
+// Cases between progress reports, early stops and time checks. A hunt that stops at its first
+// failure starts no case past the chunk being merged, so it waits at each chunk's end for the
+// slowest case (a Z3 query may take a second or two) and takes short chunks, to stop soon; a run
+// to the end waits for no chunk (proofs/parallel_trials.h).
 constexpr size_t kCasesPerChunk = 400;
 constexpr size_t kCasesPerChunkWhenStopping = 50;
 
@@ -120,7 +121,7 @@ PerFileHunt hunt_per_file(const PerFileHuntOptions& o, const GateProgress& progr
   const auto report = [&](size_t done) {
     if (progress) progress("per-file", std::to_string(done) + " cases");
   };
-  parallel::run_trials(workers, parallel::TrialBudget{o.cases, o.seconds, o.stop_at_first ? kCasesPerChunkWhenStopping : kCasesPerChunk}, generate, run, merge, report);
+  parallel::run_trials(workers, parallel::TrialBudget{o.cases, o.seconds, o.stop_at_first ? kCasesPerChunkWhenStopping : kCasesPerChunk, o.stop_at_first}, generate, run, merge, report);
   for (size_t w = 0; w < workers.size(); ++w) hunt.result.oracle += workers.state(w).counters();
   hunt.result.seconds = clock.seconds();
   return hunt;
