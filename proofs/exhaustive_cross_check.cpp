@@ -6,11 +6,13 @@
 #include <random>
 #include <sstream>
 #include <thread>
+#include <unordered_set>
 
 #include <nlohmann/json.hpp>
 
 #include "model/sql/binder.h"
 #include "model/sql/printer.h"
+#include "proofs/parallel_trials.h"
 #include "smt/oracle.h"
 
 namespace skipsound {
@@ -26,16 +28,26 @@ struct Pair {
   size_t predicate;
 };
 
-// Exactly min(wanted, total) of the pairs, each subset equally likely (Knuth's selection
-// sampling), in pair order; the same seed gives the same pairs.
+// Exactly min(wanted, total) of the pairs, each subset equally likely (Floyd's sampling: one draw
+// per pair taken, where selection sampling drew once per pair of the universe, millions of them),
+// in pair order; the same seed gives the same pairs.
 std::vector<Pair> sample_pairs(size_t questions, size_t predicates, size_t wanted, uint64_t seed) {
   const size_t total = questions * predicates;
-  std::mt19937_64 random(seed);
-  std::vector<Pair> out;
-  for (size_t i = 0; i < total && out.size() < wanted; ++i) {
-    const size_t still_needed = wanted - out.size();
-    if (random() % (total - i) < still_needed) out.push_back({i / predicates, i % predicates});
+  std::vector<size_t> chosen;
+  if (wanted >= total) {
+    for (size_t i = 0; i < total; ++i) chosen.push_back(i);
+  } else {
+    std::mt19937_64 random(seed);
+    std::unordered_set<size_t> taken;
+    for (size_t j = total - wanted; j < total; ++j) {
+      const size_t t = random() % (j + 1);
+      taken.insert(taken.contains(t) ? j : t);
+    }
+    chosen.assign(taken.begin(), taken.end());
+    std::sort(chosen.begin(), chosen.end());
   }
+  std::vector<Pair> out;
+  for (size_t i : chosen) out.push_back({i / predicates, i % predicates});
   return out;
 }
 
@@ -134,13 +146,28 @@ class Comparer {
   std::vector<ExprPtr> restricted_;
 };
 
-// A universe's questions and predicates, enumerated before the budget is shared out.
+// A universe's questions, predicates and brute force, made before the budget is shared out.
 struct UniverseWork {
   const Universe* universe = nullptr;
   std::vector<StatsQuestion> questions;
   std::vector<ExprPtr> predicates;
+  std::optional<BruteForce> brute;
   size_t pairs() const { return questions.size() * predicates.size(); }
 };
+
+// Enumerating a universe takes longer than comparing its share of the pairs, so the universes are
+// enumerated on every thread, each into its own slot.
+std::vector<UniverseWork> enumerate_universes(const std::vector<Universe>& universes, const ExhaustiveOptions& o) {
+  std::vector<UniverseWork> work(universes.size());
+  struct NoState {};
+  parallel::Workers<NoState> workers(o.threads, [] { return std::make_unique<NoState>(); });
+  workers.run(universes.size(), [&](size_t u, NoState&) {
+    work[u] = {&universes[u], exhaustive::enumerate_questions(universes[u], o.writer_break),
+               exhaustive::enumerate_predicates(universes[u]), std::nullopt};
+    work[u].brute.emplace(universes[u], o.writer_break);
+  });
+  return work;
+}
 
 // The budget shared equally, a small universe's unused share going to the larger ones.
 std::vector<size_t> shares(const std::vector<UniverseWork>& work, size_t budget) {
@@ -158,9 +185,8 @@ std::vector<size_t> shares(const std::vector<UniverseWork>& work, size_t budget)
 }
 
 UniverseRun run_universe(const UniverseWork& work, size_t wanted, uint64_t seed, const ExhaustiveOptions& o) {
-  const BruteForce brute(*work.universe, o.writer_break);
   const std::vector<Pair> pairs = sample_pairs(work.questions.size(), work.predicates.size(), wanted, seed);
-  const Comparer comparer(brute, work.questions, work.predicates, o.examples_per_class);
+  const Comparer comparer(*work.brute, work.questions, work.predicates, o.examples_per_class);
 
   const unsigned threads = std::max(1u, o.threads);
   std::vector<UniverseRun> runs(threads);
@@ -215,10 +241,7 @@ ExhaustiveReport run_exhaustive_cross_check(const ExhaustiveOptions& o) {
   const std::vector<Universe> universes = o.universes.empty() ? exhaustive::standard_universes() : o.universes;
   ExhaustiveReport report;
   report.seed = o.seed;
-  std::vector<UniverseWork> work;
-  for (const Universe& u : universes) {
-    work.push_back({&u, exhaustive::enumerate_questions(u, o.writer_break), exhaustive::enumerate_predicates(u)});
-  }
+  const std::vector<UniverseWork> work = enumerate_universes(universes, o);
   const std::vector<size_t> budget = shares(work, o.comparisons);
   for (size_t u = 0; u < work.size(); ++u) {
     UniverseRun run = run_universe(work[u], budget[u], o.seed * 0x9E3779B97F4A7C15ULL + u, o);
