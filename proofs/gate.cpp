@@ -87,14 +87,16 @@ std::optional<double> explorer_first_finding(const std::vector<CategoryResult>& 
   return std::nullopt;
 }
 
-ProofGroupResult run_proofs(Mutant mutant) {
-  const parallel::Stopwatch clock;
+// The production rules' theorems, once every thread that worked on `jobs` is done.
+ProofGroupResult proof_result(const RuleTheoremJobs& jobs, const parallel::Stopwatch& started) {
   ProofGroupResult r;
-  r.group = mutant == Mutant::None ? "rule theorems" : std::string("rule theorems under ") + mutant_name(mutant);
-  const ProveSummary summary = prove_rule_theorems(mutant);
+  r.group = "rule theorems";
+  ProveSummary summary;
+  jobs.collect(summary);
+  summary.total_millis = started.seconds() * 1000;
   r.failed = summary.outcome() != ProveOutcome::AsExpected;
   r.text = summary_to_text(summary);
-  r.seconds = clock.seconds();
+  r.seconds = started.seconds();
   return r;
 }
 
@@ -229,10 +231,14 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
   };
   using Clock = parallel::Stopwatch;
   // The symbolic proofs are the slowest part and need no other: with two or more threads one of
-  // them runs the proofs beside everything else; with one thread they run last, on it.
+  // them starts on the rule theorems beside everything else, and the others join it once the
+  // other phases are done; with one thread they run last, on it.
   const bool proofs_beside = o.proofs && o.threads > 1;
-  std::future<ProofGroupResult> proofs;
-  if (proofs_beside) proofs = std::async(std::launch::async, run_proofs, Mutant::None);
+  std::optional<RuleTheoremJobs> proof_jobs;
+  if (o.proofs) proof_jobs.emplace(rule_theorem_options(Mutant::None));
+  const parallel::Stopwatch proofs_clock;
+  std::future<void> proofs;
+  if (proofs_beside) proofs = std::async(std::launch::async, [&] { proof_jobs->work(); });
   phase("corpus", [&](const Clock&) {
     report.corpus = run_corpus(o.corpus_dir, stop_at_first, progress);
     for (const std::string& dir : o.skip_suite_dirs) {
@@ -288,13 +294,16 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
     return report.proofs.back().failed ? std::optional<double>(report.proofs.back().seconds) : std::nullopt;
   };
   if (proofs_beside) {
-    if (progress) progress("proofs", "waiting for the rule theorems");
-    const std::optional<double> failed = proved(proofs.get());
+    if (progress) progress("proofs", "proving the rule theorems left");
+    parallel::run_on_threads(o.threads - 1, [&](size_t) { proof_jobs->work(); });
+    proofs.get();
+    const std::optional<double> failed = proved(proof_result(*proof_jobs, proofs_clock));
     report.phases.push_back({"proofs", 0, report.proofs.back().seconds, failed});
   } else if (o.proofs) {
-    phase("proofs", [&](const Clock&) {
+    phase("proofs", [&](const Clock& phase_clock) {
       if (progress) progress("proofs", "proving the rule theorems");
-      return proved(run_proofs(Mutant::None));
+      proof_jobs->work();
+      return proved(proof_result(*proof_jobs, phase_clock));
     });
   }
   report.coverage = coverage_since(coverage_before, o.require_coverage);

@@ -176,12 +176,14 @@ void hunt_with_proofs(MutantResult& r) {
 
 }  // namespace
 
-ProveSummary prove_rule_theorems(Mutant mutant) {
+ProveOptions rule_theorem_options(Mutant mutant) {
   ProveOptions options;
   options.mutant = mutant;
   options.exactness = false;
-  return prove_all(options);
+  return options;
 }
+
+ProveSummary prove_rule_theorems(Mutant mutant) { return prove_all(rule_theorem_options(mutant)); }
 
 MutantResult hunt_mutant(Mutant mutant, const GateOptions& o, const GateBudget& b, const GateProgress& progress) {
   if (mutant_info(mutant).scope == MutantScope::Liveness) return hunt_liveness(mutant, o, b, progress);

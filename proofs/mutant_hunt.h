@@ -13,6 +13,7 @@ MutantResult hunt_mutant(Mutant mutant, const GateOptions& options, const GateBu
                          const GateProgress& progress);
 
 // The rule theorems under `mutant` (none: the production rules), without the exactness converse.
+ProveOptions rule_theorem_options(Mutant mutant);
 ProveSummary prove_rule_theorems(Mutant mutant);
 
 }  // namespace skipsound

@@ -22,6 +22,8 @@ namespace detail {
 WorkerScope::WorkerScope() : was_worker_(on_worker) { on_worker = true; }
 WorkerScope::~WorkerScope() { on_worker = was_worker_; }
 
+}  // namespace detail
+
 void run_on_threads(size_t count, const std::function<void(size_t)>& work) {
   std::vector<std::exception_ptr> errors(std::max<size_t>(count, 1));
   const auto guarded = [&](size_t w) {
@@ -40,5 +42,4 @@ void run_on_threads(size_t count, const std::function<void(size_t)>& work) {
   }
 }
 
-}  // namespace detail
 }  // namespace skipsound::parallel

@@ -54,10 +54,11 @@ class WorkerScope {
   bool was_worker_;
 };
 
+}  // namespace detail
+
 // Runs work(w) for w in [0, count) on count threads, the caller being worker 0; rethrows the
 // exception of the lowest-numbered worker that threw, once every worker has returned.
 void run_on_threads(size_t count, const std::function<void(size_t)>& work);
-}  // namespace detail
 
 template <class State>
 class Workers {
@@ -74,7 +75,7 @@ class Workers {
   void run(size_t n, const Job& job) {
     std::atomic<size_t> next{0};
     std::atomic<bool> failed{false};
-    detail::run_on_threads(std::min(size(), n), [&](size_t worker) {
+    run_on_threads(std::min(size(), n), [&](size_t worker) {
       const detail::WorkerScope scope;
       try {
         for (size_t i = next++; i < n && !failed; i = next++) job(i, *states_[worker]);
@@ -183,7 +184,7 @@ size_t run_trials(Workers<State>& workers, const TrialBudget& budget, const Gene
     changed.wait(lock);
   };
 
-  detail::run_on_threads(workers.size(), [&](size_t worker) {
+  run_on_threads(workers.size(), [&](size_t worker) {
     State& state = workers.state(worker);
     std::unique_lock<std::mutex> lock(mutex);
     try {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -48,22 +49,48 @@ bool ever_skips(const PredicateTemplate& t) {
 
 }  // namespace
 
-ProveSummary prove_all(const ProveOptions& options) {
+RuleTheoremJobs::RuleTheoremJobs(const ProveOptions& options) : options_(options), templates_(rule_templates()) {
   if (options.mutant != Mutant::None && !is_per_file_mutant(options.mutant)) {
     throw std::invalid_argument(std::string("mutant ") + mutant_name(options.mutant) +
                                 " acts at conflict time, not on one rule; prove takes per-file mutants only");
   }
+  for (size_t i = 0; i < templates_.size(); ++i) {
+    const PredicateTemplate& t = templates_[i];
+    if (!soundness_covers(t, options.types)) continue;
+    jobs_.push_back({i, false, expected_to_break(t, options.mutant)});
+    if (options.exactness && options.mutant == Mutant::None && exactness_covers(t, options.types) && ever_skips(t))
+      jobs_.push_back({i, true, false});
+  }
+  results_.resize(jobs_.size());
+}
+
+void RuleTheoremJobs::work() {
+  std::optional<RuleProver> prover;
+  for (size_t j = next_++; j < jobs_.size(); j = next_++) {
+    if (!prover) prover.emplace(options_.limits);
+    const Job& job = jobs_[j];
+    const PredicateTemplate& t = templates_[job.template_index];
+    results_[j] = job.exactness ? prover->prove_exact(t) : prover->prove_sound(t, options_.mutant);
+  }
+}
+
+void RuleTheoremJobs::collect(ProveSummary& summary) const {
+  summary.mutant = options_.mutant;
+  for (size_t j = 0; j < jobs_.size(); ++j) {
+    if (jobs_[j].exactness) {
+      summary.exactness.push_back(results_[j]);
+    } else {
+      summary.rules.push_back(RuleProof{results_[j], jobs_[j].expect_counterexample});
+    }
+  }
+}
+
+ProveSummary prove_all(const ProveOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   ProveSummary summary;
-  summary.mutant = options.mutant;
-  RuleProver prover(options.limits);
-  for (const PredicateTemplate& t : rule_templates()) {
-    if (!soundness_covers(t, options.types)) continue;
-    const bool expected = expected_to_break(t, options.mutant);
-    summary.rules.push_back(RuleProof{prover.prove_sound(t, options.mutant), expected});
-    if (options.exactness && options.mutant == Mutant::None && exactness_covers(t, options.types) && ever_skips(t))
-      summary.exactness.push_back(prover.prove_exact(t));
-  }
+  RuleTheoremJobs jobs(options);
+  jobs.work();
+  jobs.collect(summary);
   if (options.composition) {
     const std::vector<PredicateTemplate> templates = composition_templates(options.max_connectives);
     summary.composition_templates = templates.size();

@@ -1,6 +1,7 @@
 // `skipsound prove` as a library (also called by `skipsound gate`): every rule theorem, the
 // exactness converse and optionally the composition sweep, with one overall outcome.
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "proofs/predicate_template.h"
 #include "proofs/rule_theorems.h"
 
 namespace skipsound {
@@ -50,6 +52,33 @@ struct ProveSummary {
   size_t composition_templates = 0;       // before the stride
   double total_millis = 0;
   ProveOutcome outcome() const;
+};
+
+// The rule theorems of `options` (soundness and, when asked, the exactness converse; no
+// composition sweep) as jobs that several threads can share: each thread that calls work()
+// proves the theorems not yet claimed, one at a time, with a prover (a Z3 context) of its own,
+// until none is left. The gate runs them beside its other phases and joins in once those end.
+// Results keep the catalogue's order whichever thread proved them, and a theorem's verdict does
+// not depend on the prover (a resource limit per theorem, no state carried between theorems).
+class RuleTheoremJobs {
+ public:
+  // Throws std::invalid_argument for a conflict-time mutant (not a per-rule property).
+  explicit RuleTheoremJobs(const ProveOptions& options);
+  void work();  // thread-safe
+  // Once every work() has returned: the rules and exactness results, in catalogue order.
+  void collect(ProveSummary& summary) const;
+
+ private:
+  struct Job {
+    size_t template_index;
+    bool exactness;          // the converse, else soundness
+    bool expect_counterexample;
+  };
+  ProveOptions options_;
+  std::vector<PredicateTemplate> templates_;
+  std::vector<Job> jobs_;
+  std::vector<TheoremResult> results_;  // by job
+  std::atomic<size_t> next_{0};
 };
 
 // Throws std::invalid_argument for a conflict-time mutant (not a per-rule property).
