@@ -1,5 +1,6 @@
 #include "proofs/prove_all.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <optional>
@@ -10,6 +11,7 @@
 
 #include "checker/skipping_builder.h"
 #include "proofs/composition_sweep.h"
+#include "proofs/parallel_trials.h"
 #include "proofs/rule_catalogue.h"
 
 namespace skipsound {
@@ -89,7 +91,7 @@ ProveSummary prove_all(const ProveOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   ProveSummary summary;
   RuleTheoremJobs jobs(options);
-  jobs.work();
+  parallel::run_on_threads(std::max(1u, options.threads), [&](size_t) { jobs.work(); });
   jobs.collect(summary);
   if (options.composition) {
     const std::vector<PredicateTemplate> templates = composition_templates(options.max_connectives);

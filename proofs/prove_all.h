@@ -28,7 +28,7 @@ struct ProveOptions {
   bool composition = false;
   int max_connectives = 3;
   size_t composition_stride = 1;  // prove every n-th composition template (1 = all)
-  unsigned threads = 1;           // composition templates are proved on this many threads
+  unsigned threads = 1;           // the theorems and composition templates are proved on this many threads
   // Each composition result as soon as it and every earlier one are in (index among the
   // templates proved, their count).
   std::function<void(size_t index, size_t count, const TheoremResult&)> on_composition;

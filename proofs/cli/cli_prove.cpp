@@ -54,7 +54,7 @@ void add_prove_command(CLI::App& app, int& exit_code) {
   command->add_option("--stride", args->stride, "prove every n-th composition template")
       ->check(CLI::PositiveNumber);
   command->add_option("--threads", args->threads,
-                      "prove composition templates on this many threads (default: one per core); "
+                      "prove the theorems and composition templates on this many threads (default: one per core); "
                       "verdicts and their order do not depend on it")
       ->check(CLI::Range(1u, kMaxThreads));
   command->add_flag("--all-types", args->all_types,
