@@ -622,8 +622,8 @@ CategoryResult explore_category(WorldCategory category, const ExploreOptions& op
   const auto report = [&](size_t done) {
     if (progress) progress(category, done, options.seconds_per_category ? 0 : planned);
   };
-  parallel::run_trials(workers, parallel::TrialBudget{planned, options.seconds_per_category, kChunk, options.stop_at_first_finding}, draw, run,
-                       merge, report);
+  const parallel::TrialBudget budget{planned, options.seconds_per_category, kChunk, options.stop_at_first_finding};
+  parallel::run_trials(workers, budget, draw, run, merge, report);
   result.stats.seconds = clock.seconds();
   if (first_failure) {
     const size_t global = global_index(*first_failure);

@@ -65,9 +65,9 @@ TEST(ParallelTrials, ATrialOfTheNextChunkRunsWhileAnEarlierOneIsStillRunning) {
         seen_by_trial_0 = next_chunk_ran;
         return i;
       },
-      [&](size_t i, size_t value) {
+      [&](size_t, size_t value) {
         merged.push_back(value);
-        return i < 100;
+        return true;
       },
       [](size_t) {});
   EXPECT_TRUE(seen_by_trial_0);
