@@ -480,8 +480,9 @@ void draw_table(World& w) {
   // Half the worlds keep x an int, the others spread over the types with stats edges; shrinks to int.
   w.x_type = *rc::gen::weightedElement<XType>({{5, XType::Int}, {1, XType::Decimal}, {1, XType::Double},
                                                 {1, XType::String}, {1, XType::Date}, {1, XType::Timestamp}});
-  // One world in four goes through the real input path: its log is written and replayed.
-  w.replay_log = one_in(4);
+  // One world in four goes through the real input path: its log is written and replayed, half of
+  // them from a table directory.
+  if (one_in(4)) w.log = one_in(2) ? WorldLog::Directory : WorldLog::Replayed;
   w.files = initial_files(w);
   if (c == WorldCategory::MissingStats || (c == WorldCategory::Mixed && one_in(4))) {
     if (one_in(3)) w.num_indexed_cols = 1;

@@ -88,6 +88,10 @@ const char* tier_name(Tier t);             // "value-exact", "case2-dv-union", .
 const char* tier_flag_name(Tier t);        // the scenario flag: "valueExact", ...
 bool tier_on(const WorldFlags& flags, Tier t);
 
+// Whether a world's commits are also written as a Delta log and replayed before the checker sees
+// them (proofs/log_mirror.h), from the log's text or from a table directory on disk.
+enum class WorldLog { ModelOnly, Replayed, Directory };
+
 struct World {
   WorldCategory category = WorldCategory::Mixed;
   WorldFlags flags;
@@ -97,7 +101,7 @@ struct World {
   int num_indexed_cols = 32;  // 1 = only id has stats
   bool write_serializable = false;  // the table's isolation level; else Serializable
   XType x_type = XType::Int;
-  bool replay_log = false;  // its commits are also written as a Delta log and replayed (proofs/log_mirror.h)
+  WorldLog log = WorldLog::ModelOnly;
   std::vector<WorldFile> files;
   std::vector<std::string> history;  // operations committed one after another before the transactions start
   std::vector<WorldTransaction> transactions;  // named T1, T2, ... in this order

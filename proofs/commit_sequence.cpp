@@ -19,9 +19,9 @@ void validate_order(size_t transactions, const std::vector<size_t>& order) {
 
 }  // namespace
 
-CommitDriver::CommitDriver(Table initial, ConflictCheckOptions options, bool replay_log)
+CommitDriver::CommitDriver(Table initial, ConflictCheckOptions options, LogReplay log)
     : options_(options), first_version_(initial.version()) {
-  if (replay_log) log_.emplace(initial, options.mutant);
+  if (log != LogReplay::Off) log_.emplace(initial, options.mutant, log);
   run_.versions.push_back(std::move(initial));
 }
 

@@ -50,7 +50,7 @@ struct ScheduleRun {
   // (docs/semantics.md §10.2); absent for one that aborted or has not committed. The append
   // checks' candidate files point here (a map: its entries never move).
   std::map<size_t, Commit> logged_actions;
-  // With a replayed log (CommitDriver's replay_log): how the replay differed from the model.
+  // With a replayed log (CommitDriver's `log`): how the replay differed from the model.
   std::vector<std::string> log_problems;
 
   const Table& final_state() const { return versions.back(); }
@@ -63,9 +63,10 @@ struct ScheduleRun {
 // at_version(its snapshot_version) before it commits.
 class CommitDriver {
  public:
-  // replay_log: every commit is written as Delta log text and the log replayed (proofs/log_mirror.h);
-  // the winners the checker sees carry the replayed stats, and differences go to log_problems.
-  CommitDriver(Table initial, ConflictCheckOptions options, bool replay_log = false);
+  // log: unless Off, every commit is written as Delta log text and the log replayed, from memory
+  // or from a table directory (proofs/log_mirror.h); the winners the checker sees carry the
+  // replayed stats, and differences go to log_problems.
+  CommitDriver(Table initial, ConflictCheckOptions options, LogReplay log = LogReplay::Off);
 
   // Throws InputError when the table has not reached version v.
   const Table& at_version(int64_t version) const;

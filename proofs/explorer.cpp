@@ -298,7 +298,8 @@ std::string world_scenario_text(const World& world, Mutant mutant, const std::ve
   if (world.num_indexed_cols != 32) text += "property numIndexedCols: " + std::to_string(world.num_indexed_cols) + "\n";
   if (world.deletion_vectors) text += "property deletionVectors: on\n";
   if (world.write_serializable) text += "property isolation: WriteSerializable\n";
-  if (world.replay_log) text += "log: replayed\n";
+  if (world.log == generators::WorldLog::Replayed) text += "log: replayed\n";
+  if (world.log == generators::WorldLog::Directory) text += "log: directory\n";
   const generators::WorldFlags defaults;
   for (generators::Tier tier : generators::all_tiers()) {
     const bool on = generators::tier_on(world.flags, tier);

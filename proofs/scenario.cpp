@@ -380,8 +380,14 @@ class ScenarioParser {
   }
 
   void parse_log(const std::string&, const std::string& value) {
-    if (ascii_lower(value) != "replayed") throw InputError("log: expected 'replayed', got '" + value + "'");
-    scenario_.replay_log = true;
+    const std::string where = ascii_lower(value);
+    if (where == "replayed") {
+      scenario_.log = LogReplay::InMemory;
+    } else if (where == "directory") {
+      scenario_.log = LogReplay::Directory;
+    } else {
+      throw InputError("log: expected 'replayed' or 'directory', got '" + value + "'");
+    }
   }
 
   void parse_mutant(const std::string&, const std::string& name) {
@@ -1270,7 +1276,7 @@ ScenarioRun run_scenario(const Scenario& scenario) {
   run.transactions.resize(scenario.transactions.size());
   std::vector<int64_t> start(scenario.transactions.size(), -1);
   std::vector<bool> ran(scenario.transactions.size(), false);
-  CommitDriver driver(scenario.table, scenario.options, scenario.replay_log);
+  CommitDriver driver(scenario.table, scenario.options, scenario.log);
   const auto run_on_snapshot = [&](size_t index) {
     const ScenarioTransaction& t = scenario.transactions[index];
     if (start[index] > driver.latest_version()) {

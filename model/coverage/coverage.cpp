@@ -38,6 +38,8 @@ constexpr ProbeInfo kProbes[] = {
     {ReaderWideNullCount, "§4 reader", "wide stats: nullCount read as all / none / unknown"},
     {LogRemoveReconciled, "§4 reader", "log replay: a remove cancels the add of its (path, DV)"},
     {LogDeletionVector, "§4 reader", "log replay: a live file with a deletion vector"},
+    {LogDirectory, "§4 reader", "a table directory: its JSON commits listed, ordered and read"},
+    {LogEarlierVersion, "§4 reader", "a table directory read at a version before its latest (time travel)"},
     {PartitionValueNull, "§4 reader", "a null partition value reads NULL"},
     {PartitionValueTyped, "§4 reader", "a partition value typed from its text"},
     {RuleLiteralsOnly, "§5 rule", "only literals: none"},

@@ -43,6 +43,8 @@ enum class Probe : uint16_t {
   ReaderWideNullCount,
   LogRemoveReconciled,
   LogDeletionVector,
+  LogDirectory,
+  LogEarlierVersion,
   PartitionValueNull,
   PartitionValueTyped,
   // §5 builder rules, in the order of the table

@@ -300,6 +300,8 @@ DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> versi
   }
   const int64_t target = version.value_or(latest);
   check_replayable(log_dir, versions, target, checkpoint);
+  coverage::hit(coverage::Probe::LogDirectory);
+  if (target < latest) coverage::hit(coverage::Probe::LogEarlierVersion);
 
   std::vector<LogCommit> commits;
   std::uintmax_t log_bytes = 0;

@@ -182,7 +182,8 @@ std::vector<std::string> world_labels(const World& w) {
          "whole-table read");
   add_if(w.write_serializable, "WriteSerializable");
   labels.push_back(std::string("x ") + generators::x_type_sql(w.x_type));
-  add_if(w.replay_log, "log replayed");
+  add_if(w.log == generators::WorldLog::Replayed, "log replayed");
+  add_if(w.log == generators::WorldLog::Directory, "log from a table directory");
   add_if(std::any_of(w.transactions.begin(), w.transactions.end(), [](const auto& t) { return t.blind_unknown; }),
          "isBlindAppend unknown");
   add_if(std::any_of(w.files.begin(), w.files.end(), [](const auto& f) { return !f.deleted.empty(); }),
@@ -221,7 +222,7 @@ TEST(GateDraw, WorldsReachEveryOperationAndShape) {
                                        "table change committing later"});
     // Every category's worlds draw every type of x (generators/x_column.h).
     expect_all(by_category[category], {"x int", "x decimal(10,2)", "x double", "x string", "x date", "x timestamp",
-                                       "log replayed"});
+                                       "log replayed", "log from a table directory"});
     if (category == WorldCategory::NoDataChange) {
       expect_all(by_category[category], {"compaction, a later writer, then an earlier reader"});  // §10.4's guard
     }

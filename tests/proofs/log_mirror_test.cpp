@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include "proofs/scenario.h"
 
@@ -35,16 +37,37 @@ TEST(LogMirror, ASoundRunReplaysToTheModelsTable) {
   EXPECT_EQ(log_problems("log: replayed\n"), std::vector<std::string>{});
 }
 
+TEST(LogMirror, ASoundRunLoadsFromItsTableDirectoryAtEveryVersion) {
+  EXPECT_EQ(log_problems("log: directory\n"), std::vector<std::string>{});
+}
+
+TEST(LogMirror, TheScratchDirectoryGoesWithEverythingInIt) {
+  std::filesystem::path where;
+  {
+    ScratchDirectory dir;
+    where = dir.path();
+    std::filesystem::create_directory(where / "_delta_log");
+    std::ofstream(where / "_delta_log" / "00000000000000000000.json") << "{}\n";
+    ASSERT_TRUE(std::filesystem::is_directory(where));
+    const ScratchDirectory moved(std::move(dir));
+    EXPECT_EQ(moved.path(), where);
+  }
+  EXPECT_FALSE(std::filesystem::exists(where));
+}
+
 TEST(LogMirror, WithoutTheDirectiveNothingIsReplayed) {
   EXPECT_TRUE(log_problems("mutant: decimal-stats-unscaled\n").empty());
 }
 
 TEST(LogMirror, AReaderThatMisreadsTheTextIsFound) {
-  for (const char* mutant : {"decimal-stats-unscaled", "remove-ignores-dv"}) {
-    SCOPED_TRACE(mutant);
-    const std::vector<std::string> problems = log_problems(std::string("log: replayed\nmutant: ") + mutant + "\n");
-    ASSERT_FALSE(problems.empty());
-    EXPECT_EQ(problems.front().rfind("version ", 0), 0u) << problems.front();
+  for (const char* where : {"replayed", "directory"}) {
+    for (const char* mutant : {"decimal-stats-unscaled", "remove-ignores-dv"}) {
+      SCOPED_TRACE(std::string(where) + ", " + mutant);
+      const std::vector<std::string> problems =
+          log_problems(std::string("log: ") + where + "\nmutant: " + mutant + "\n");
+      ASSERT_FALSE(problems.empty());
+      EXPECT_EQ(problems.front().rfind("version ", 0), 0u) << problems.front();
+    }
   }
 }
 
