@@ -1,10 +1,12 @@
 #include "proofs/gate.h"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <future>
 
 #include "model/values/input_error.h"
+#include "proofs/bad_input_corpus.h"
 #include "proofs/delta_skipping_suite.h"
 #include "proofs/interleaving_report.h"
 #include "proofs/mutant_hunt.h"
@@ -63,6 +65,31 @@ std::vector<CorpusFileResult> run_skip_suite(const std::string& dir, bool stop_a
     for (const std::string& p : r.problems) r.report += "  " + p + "\n";
     results.push_back(std::move(r));
     if (stop_at_first && !results.back().problems.empty()) break;
+  }
+  return results;
+}
+
+// The bad-input corpus as corpus files, one per case, run `threads` at a time (each is a process).
+// With stop_at_first the cases after the first failing one (in file order) are dropped.
+std::vector<CorpusFileResult> run_bad_inputs(const GateOptions& o, bool stop_at_first) {
+  constexpr int kHangLimitSeconds = 60;  // catches a hang; times nothing
+  const std::vector<BadInputCase> cases = load_bad_input_cases(o.bad_input_dir);
+  std::vector<CorpusFileResult> results(cases.size());
+  std::atomic<size_t> next{0};
+  parallel::run_on_threads(std::max(1u, o.threads), [&](size_t) {
+    for (size_t i = next++; i < cases.size(); i = next++) {
+      const BadInputRun run = run_bad_input_case(cases[i], o.bad_input_dir, o.skipsound_binary, kHangLimitSeconds);
+      CorpusFileResult& r = results[i];
+      r.file = "bad-inputs/cases.txt:" + std::to_string(cases[i].line) + " " + cases[i].name;
+      r.problems = run.problems;
+      r.seconds = run.seconds;
+      if (!r.problems.empty()) r.report = "  $ " + cases[i].command + "\n" + run.output;
+    }
+  });
+  if (stop_at_first) {
+    const auto failing = std::find_if(results.begin(), results.end(),
+                                      [](const CorpusFileResult& r) { return !r.problems.empty(); });
+    if (failing != results.end()) results.erase(failing + 1, results.end());
   }
   return results;
 }
@@ -246,6 +273,12 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
                                      [](const CorpusFileResult& c) { return !c.problems.empty(); });
       if (stop_at_first && found) break;
       for (CorpusFileResult& r : run_skip_suite(dir, stop_at_first)) report.corpus.push_back(std::move(r));
+    }
+    const bool found = std::any_of(report.corpus.begin(), report.corpus.end(),
+                                   [](const CorpusFileResult& c) { return !c.problems.empty(); });
+    if (!o.bad_input_dir.empty() && !o.skipsound_binary.empty() && !(stop_at_first && found)) {
+      if (progress) progress("corpus", "bad inputs");
+      for (CorpusFileResult& r : run_bad_inputs(o, stop_at_first)) report.corpus.push_back(std::move(r));
     }
     return corpus_first_finding(report.corpus);
   });

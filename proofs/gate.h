@@ -73,6 +73,10 @@ struct GateOptions {
   // Folders of skip-expectation cases (proofs/delta_skipping_suite.h) judged with the corpus:
   // tests/corpus/delta-skipping (Delta's own suite) and tests/corpus/rule-skips (one case per §5 rule family)
   std::vector<std::string> skip_suite_dirs;
+  // The bad-input corpus (proofs/bad_input_corpus.h), run with the corpus, and the skipsound
+  // binary its command lines run; either empty = skip it.
+  std::string bad_input_dir;
+  std::string skipsound_binary;
   bool proofs = true;
   size_t exhaustive_comparisons = kGateExhaustiveComparisons;  // --exhaustive N; 0 skips the phase
   // A second solver re-asks every conflict-time skip query of the explorer phase and every query

@@ -97,7 +97,8 @@ std::string gate_summary_text(const GateReport& r) {
 
   size_t corpus_failed = 0;
   for (const CorpusFileResult& c : r.corpus) corpus_failed += c.problems.empty() ? 0 : 1;
-  out << "scenario corpus: " << r.corpus.size() << " files, " << corpus_failed << " differing\n";
+  out << "corpus (scenarios, skip expectations, bad inputs): " << r.corpus.size() << " files, " << corpus_failed
+      << " differing\n";
   out << "per-file properties: " << r.per_file.cases << " cases, " << r.per_file.decisions << " decisions, "
       << r.per_file.failing_cases << " failing, " << fixed(r.per_file.seconds, 1) << " s\n";
   out << "  outcomes:";

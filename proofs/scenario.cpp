@@ -45,6 +45,11 @@ are case-insensitive; the file is a timeline, read top to bottom):
                                           log replayed by the production reader: the checker
                                           sees a winner's files as the reader made them, and a
                                           replay that differs from the model is a finding
+  log: directory                          the same, but the commits are files of a table
+                                          directory of the run's own (each with the `.crc`
+                                          file Delta writes beside it), loaded as `--table`
+                                          loads one, at the latest version and, by time
+                                          travel, the one before it; a warning is a finding
   mutant: append-suppression              a named unsound variant (default none); it acts
                                           wherever its code runs: the checker's scans and
                                           conflict checks, and the stats every file is given

@@ -105,13 +105,6 @@ const TableFile* Table::find_file(const std::string& path) const {
   return nullptr;
 }
 
-const TableFile* Table::find_file(const std::string& path, const DeletedRows& deleted) const {
-  for (const TableFile& file : files_) {
-    if (file.path == path && file.deleted == deleted) return &file;
-  }
-  return nullptr;
-}
-
 Metadata Table::metadata() const {
   Metadata metadata;
   metadata.id = "skipsound-table";

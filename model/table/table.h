@@ -87,8 +87,6 @@ class Table {
   int64_t version() const { return version_; }
   const std::vector<TableFile>& files() const { return files_; }
   const TableFile* find_file(const std::string& path) const;  // the first live file with this path
-  // The live file with this path and DV, if any.
-  const TableFile* find_file(const std::string& path, const DeletedRows& deleted) const;
   // The metaData action describing this table (identity, schema, partitioning, configuration).
   Metadata metadata() const;
   const Protocol& protocol() const { return protocol_; }

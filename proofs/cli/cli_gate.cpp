@@ -116,6 +116,21 @@ std::vector<std::string> skip_suites_beside(const std::string& corpus_dir) {
   return suites;
 }
 
+// The bad-input corpus beside the scenario corpus (a source tree's; the installed corpus has none).
+std::string bad_inputs_beside(const std::string& corpus_dir) {
+  if (corpus_dir.empty()) return {};
+  const std::filesystem::path dir = std::filesystem::path(corpus_dir).lexically_normal();
+  const std::filesystem::path candidate = (dir.has_filename() ? dir : dir.parent_path()).parent_path() / "bad-inputs";
+  return std::filesystem::is_regular_file(candidate / "cases.txt") ? candidate.string() : std::string();
+}
+
+// This program, which the bad-input corpus's command lines run.
+std::string running_binary() {
+  std::error_code error;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? std::string() : exe.string();
+}
+
 GateOptions gate_options(const GateArguments& a) {
   GateOptions o;
   parse_budget(a.budget, o);
@@ -139,6 +154,8 @@ GateOptions gate_options(const GateArguments& a) {
   o.corpus_dir = a.corpus.empty() ? default_corpus_dir() : a.corpus;
   if (o.corpus_dir.empty()) std::cerr << "warning: scenario corpus not found; pass --corpus DIR\n";
   o.skip_suite_dirs = skip_suites_beside(o.corpus_dir);
+  o.bad_input_dir = bad_inputs_beside(o.corpus_dir);
+  o.skipsound_binary = running_binary();
   o.proofs = !a.skip_proofs;
   o.exhaustive_comparisons = a.exhaustive;
   // Part of the default gate: a missing solver fails it up front (exit 2), not after the other phases.
@@ -180,7 +197,8 @@ int run(const GateArguments& arguments) {
   std::cout << "\nscenario corpus: " << (options.corpus_dir.empty() ? "none" : options.corpus_dir)
             << "\nskip expectations:";
   for (const std::string& dir : options.skip_suite_dirs) std::cout << " " << dir;
-  std::cout << (options.skip_suite_dirs.empty() ? " none" : "") << std::endl;
+  std::cout << (options.skip_suite_dirs.empty() ? " none" : "")
+            << "\nbad inputs: " << (options.bad_input_dir.empty() ? "none" : options.bad_input_dir) << std::endl;
   const GateReport report = run_gate(options, progress_printer());
   if (isatty(STDOUT_FILENO)) std::cout << "\r\033[K";
   std::cout << gate_summary_text(report);

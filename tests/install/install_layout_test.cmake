@@ -34,7 +34,7 @@ endfunction()
 run_tiny_gate(out)
 file(REAL_PATH ${prefix}/share/skipsound/corpus/scenarios corpus)
 string(FIND "${out}" "scenario corpus: ${corpus}\n" named)
-if(named EQUAL -1 OR NOT out MATCHES "scenario corpus: [1-9][0-9]* files, 0 differing")
+if(named EQUAL -1 OR NOT out MATCHES "corpus [(][^)]*[)]: [1-9][0-9]* files, 0 differing")
   message(FATAL_ERROR "the installed gate did not replay the installed corpus ${corpus}:\n${out}")
 endif()
 

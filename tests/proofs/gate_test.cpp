@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/values/input_error.h"
+#include "proofs/bad_input_corpus.h"
 #include "proofs/corpus.h"
 #include "proofs/gate_report.h"
 #include "proofs/junit_report.h"
@@ -378,6 +380,48 @@ TEST(GateFailFast, PhaseStopsTheCorpusAtItsFirstFindingAndRunsTheRest) {
   EXPECT_NE(phase_named(report, "explorer"), nullptr);
   EXPECT_EQ(report.categories.size(), 1u);
   EXPECT_EQ(report.outcome(), GateOutcome::Fail);
+}
+
+// The bad-input corpus runs with the corpus (here with /bin/sh standing in for skipsound): a case
+// whose exit status or message differs is a finding of its cases.txt line; with --fail-fast the
+// cases after it are dropped.
+TEST(Gate, ABadInputAcceptedIsACorpusFinding) {
+  const auto dir = std::filesystem::temp_directory_path() / "skipsound-gate-bad-inputs";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "cases.txt") << "# name | command | exit status | message\n"
+                                      "stats-refused | {skipsound} -c 'echo stats: numRecords; exit 2' | 2 | stats: numRecords\n"
+                                      "stats-accepted | {skipsound} -c 'echo 1 keep' | 2 | stats: numRecords\n"
+                                      "stats-also-accepted | {skipsound} -c 'exit 0' | 2 | x\n";
+  for (FailFast fail_fast : {FailFast::Off, FailFast::Phase}) {
+    GateOptions o = gate_with_a_corpus_finding(fail_fast);
+    o.corpus_dir.clear();
+    o.bad_input_dir = dir.string();
+    o.skipsound_binary = "/bin/sh";
+    const GateReport report = run_gate(o);
+    ASSERT_EQ(report.corpus.size(), fail_fast == FailFast::Off ? 3u : 2u);
+    EXPECT_EQ(report.corpus[0].file, "bad-inputs/cases.txt:2 stats-refused");
+    EXPECT_EQ(report.corpus[0].problems, std::vector<std::string>{});
+    EXPECT_EQ(report.corpus[1].file, "bad-inputs/cases.txt:3 stats-accepted");
+    EXPECT_EQ(report.corpus[1].problems,
+              (std::vector<std::string>{"exit status 0, expected 2", "the output lacks: stats: numRecords"}));
+    EXPECT_EQ(report.outcome(), GateOutcome::Fail);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Gate, ABadInputCorpusLineWithoutItsFieldsNamesItsLine) {
+  const auto dir = std::filesystem::temp_directory_path() / "skipsound-gate-bad-inputs-malformed";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "cases.txt") << "ok | {skipsound} x | 2 | y\nbroken | {skipsound} x | 2\n";
+  try {
+    load_bad_input_cases(dir);
+    ADD_FAILURE() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cases.txt:2: expected 4 fields"), std::string::npos) << e.what();
+  }
+  std::ofstream(dir / "cases.txt") << "no-binary | sh -c true | 0 | y\n";
+  EXPECT_THROW(load_bad_input_cases(dir), InputError);
+  std::filesystem::remove_all(dir);
 }
 
 // Delta's skipping suite is judged with the corpus: a skip Delta makes that the checker does not
