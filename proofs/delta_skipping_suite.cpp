@@ -114,6 +114,7 @@ class CaseRun {
   void load() {
     schema_ = Schema::from_json(c_.at("schema"));
     config_ = config_of(c_.value("settings", json::object()), schema_);
+    exact_ = c_.value("exact", false);
     eligibility_.emplace(schema_, config_);
     const std::vector<json> files = data_files(c_);
     stats_.reserve(files.size());
@@ -165,6 +166,10 @@ class CaseRun {
         break;
       case DeltaFate::Read:
         if (skipped && !may_match) result_.beyond_delta.push_back(what);
+        if (skipped && exact_) {
+          result_.extra.push_back(what + ": Delta reads the file, the checker skips it (skipping expression: " +
+                                  outcome.data.expression + ")");
+        }
         break;
       case DeltaFate::SomeFileRead: break;
     }
@@ -172,6 +177,7 @@ class CaseRun {
 
   const json& c_;
   Mutant mutant_;
+  bool exact_ = false;  // "exact": true
   DeltaSuiteCase result_;
   Schema schema_;
   StatsConfig config_;

@@ -6,6 +6,8 @@
 // (checker/scan_filter.h), and the model's evaluator reads every row:
 //   - unsound: a file skipped although one of its rows makes the predicate TRUE, whatever Delta did;
 //   - missed: a file Delta skips that the checker keeps (a lost skip: Delta fidelity, §5);
+//   - extra: in a case marked "exact", a file Delta reads that the checker skips (a skip Delta's
+//     rules do not make, sound or not: Delta fidelity the other way);
 //   - error: a predicate that does not parse and is not marked "needs": "grammar", a marked one
 //     that parses (the mark must go), or a case that does not load.
 // The gate runs it with the scenario corpus: any of the three is a finding of that case's file.
@@ -27,12 +29,15 @@ struct DeltaSuiteCase {
   int needs_grammar = 0;          // marked predicates that do not parse yet
   std::vector<std::string> unsound;       // "<sql> [file k]: ..."
   std::vector<std::string> missed;        // with the checker's reason and skipping expression
-  std::vector<std::string> beyond_delta;  // Delta reads, the checker skips, no row matches: fine
+  // Delta reads, the checker skips, no row matches: fine, unless the case says "exact": true (the
+  // rule corpus, whose expectations are Delta's rules themselves): then it is in `extra` too.
+  std::vector<std::string> beyond_delta;
+  std::vector<std::string> extra;
   std::vector<std::string> grammar_pending;
   std::vector<std::string> errors;
   double seconds = 0;
 
-  bool failed() const { return !unsound.empty() || !missed.empty() || !errors.empty(); }
+  bool failed() const { return !unsound.empty() || !missed.empty() || !extra.empty() || !errors.empty(); }
 };
 
 // Every *.json case of `dir` in name order, judged under `mutant` (the checker's and the writer's).

@@ -61,6 +61,7 @@ std::vector<CorpusFileResult> run_skip_suite(const std::string& dir, bool stop_a
     r.seconds = c.seconds;
     for (const std::string& u : c.unsound) r.problems.push_back("UNSOUND SKIP: " + u);
     for (const std::string& m : c.missed) r.problems.push_back("LOST SKIP: " + m);
+    for (const std::string& x : c.extra) r.problems.push_back("SKIP BEYOND DELTA: " + x);
     for (const std::string& e : c.errors) r.problems.push_back(e);
     for (const std::string& p : r.problems) r.report += "  " + p + "\n";
     results.push_back(std::move(r));

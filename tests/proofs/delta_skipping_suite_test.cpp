@@ -131,5 +131,31 @@ TEST(DeltaSkippingSuite, BadEntriesAreErrorsOfTheirCase) {
   EXPECT_EQ(cases[1].skips_made, 1);  // it is still judged
 }
 
+// "exact": true (the rule corpus) makes a skip Delta does not make a finding, sound or not; without
+// it the same skip is only counted beyond Delta.
+TEST(DeltaSkippingSuite, AnExactCaseFailsOnASkipBeyondDelta) {
+  const fs::path dir = fs::path(testing::TempDir()) / ("skipsound_delta_suite_exact_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  fs::create_directories(dir);
+  const std::string body = R"("schema": {"type": "struct", "fields": [{"name": "a", "type": "long", "nullable": true, "metadata": {}}]},
+    "rows": [{"a": 1}], "predicates": [{"sql": "a > 5", "delta": "hit"}]})";
+  std::ofstream(dir / "exact.json") << R"({"delta_test": "t", "exact": true, )" << body;
+  std::ofstream(dir / "loose.json") << R"({"delta_test": "t", )" << body;
+  std::ofstream(dir / "not-a-flag.json") << R"({"delta_test": "t", "exact": "yes", )" << body;
+  const std::vector<DeltaSuiteCase> cases = run_delta_skipping_suite(dir);
+  fs::remove_all(dir);
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_EQ(cases[0].name, "exact");
+  ASSERT_EQ(cases[0].extra.size(), 1u);
+  EXPECT_NE(cases[0].extra.front().find("Delta reads the file, the checker skips it (skipping expression: max(a) > 5L)"),
+            std::string::npos) << cases[0].extra.front();
+  EXPECT_TRUE(cases[0].failed());
+  EXPECT_EQ(cases[1].name, "loose");
+  EXPECT_TRUE(cases[1].extra.empty());
+  EXPECT_EQ(cases[1].beyond_delta.size(), 1u);
+  EXPECT_FALSE(cases[1].failed());
+  EXPECT_EQ(cases[2].name, "not-a-flag");
+  EXPECT_TRUE(cases[2].failed());
+}
+
 }  // namespace
 }  // namespace skipsound
