@@ -156,14 +156,6 @@ ConflictFilterResult filter(const LoserReads& loser, const std::vector<Candidate
 
 }  // namespace
 
-std::vector<std::string> ConflictFilterResult::survivors() const {
-  std::vector<std::string> paths;
-  for (const CandidateOutcome& f : files) {
-    if (f.verdict == CandidateVerdict::Survives) paths.push_back(f.path);
-  }
-  return paths;
-}
-
 bool ConflictFilterResult::any_survivor() const {
   return std::any_of(files.begin(), files.end(), [](const CandidateOutcome& f) {
     return f.verdict == CandidateVerdict::Survives;

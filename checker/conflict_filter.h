@@ -1,6 +1,6 @@
 // Conflict-time data skipping (docs/semantics.md §5 "Conflict time", the seeds' feature): which of a winner's
 // added files the append check must still consider, given the loser's recorded reads.
-// The conflict checker raises ConcurrentAppendException iff `survivors()` is non-empty.
+// The conflict checker raises ConcurrentAppendException iff `any_survivor()`.
 #pragma once
 #include <string>
 #include <vector>
@@ -51,7 +51,6 @@ struct ConflictFilterResult {
   std::string summary;                  // which path was taken, e.g. "whole-table read"
   std::string unexpected_error;         // set when every file was kept for an exception that is
                                         // not a declared input error (a bug the keep would hide)
-  std::vector<std::string> survivors() const;
   bool any_survivor() const;
 };
 
