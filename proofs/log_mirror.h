@@ -63,6 +63,7 @@ class LogMirror {
   void write_latest(const Table& model);
   // The log's latest version or `version`, from the text in memory or from the directory.
   DeltaTable replay(std::optional<int64_t> version) const;
+  std::string without_table_dir(std::string text) const;
   // Adds a problem for each way `replayed` differs from `model` (with `schema`, the one of its version).
   void compare(const DeltaTable& replayed, const Table& model, const Schema& schema, const std::string& at);
 
