@@ -2,6 +2,7 @@
 // live files of a real Delta table, skipsound's own decisions with and without a mutant, line
 // numbers in errors, and the SMT-LIB dump.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -83,9 +84,12 @@ TEST(CheckDecisions, LiveFilesOfARealTable) {
   EXPECT_EQ(files[2].at("judgement"), "keep");
 }
 
-std::string write_temp(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / name;
-  std::ofstream(path) << text;
+// A file under the system's temporary folder holding `text`, named for this process: CTest runs
+// the tests of this file side by side, each in a process of its own, and two of them writing
+// one fixed name raced (one read the other's half-written schema).
+std::string temp_file(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / ("skipsound_check_" + std::to_string(::getpid()) + "_" + name);
+  std::ofstream(path, std::ios::binary) << text;
   return path.string();
 }
 
@@ -100,12 +104,12 @@ TEST(CheckDecisions, ErrorsNameTheLine) {
   };
   for (const auto& [line, message] : bad_lines) {
     CheckArguments args;
-    args.decisions_file = write_temp("skipsound_bad_decisions.jsonl", good + "\n\n" + line + "\n");
+    args.decisions_file = temp_file("bad_decisions.jsonl", good + "\n\n" + line + "\n");
     try {
       run(args);
       ADD_FAILURE() << "accepted: " << line;
     } catch (const InputError& e) {
-      EXPECT_TRUE(contains(e.message(), "skipsound_bad_decisions.jsonl:3: ")) << e.message();
+      EXPECT_TRUE(contains(e.message(), "bad_decisions.jsonl:3: ")) << e.message();
       EXPECT_TRUE(contains(e.message(), message)) << e.message();
     }
   }
@@ -114,8 +118,8 @@ TEST(CheckDecisions, ErrorsNameTheLine) {
 CheckArguments own(const std::string& predicate, const std::string& mutant = "none") {
   CheckArguments args;
   args.predicate = predicate;
-  args.inputs.schema_file = write_temp(
-      "skipsound_check_schema.json",
+  args.inputs.schema_file = temp_file(
+      "schema.json",
       R"({"type":"struct","fields":[{"name":"x","type":"long","nullable":true,"metadata":{}}]})");
   args.inputs.stats_json = R"({"numRecords":3,"minValues":{"x":1},"maxValues":{"x":20},"nullCount":{"x":0}})";
   args.mutant = mutant;
@@ -161,13 +165,6 @@ TEST(CheckOwnDecisions, SmtDumpWritesOneQueryPerFile) {
 // ---- the string prefix length (issue 13) ----
 
 const std::string kPredicatesSchema = std::string(SKIPSOUND_SOURCE_DIR) + "/tests/corpus/schemas/predicates.json";
-
-// A file under the system's temporary folder holding `text`.
-std::string temp_file(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("skipsound_check_" + name);
-  std::ofstream(path, std::ios::binary) << text;
-  return path.string();
-}
 
 // With N = 2 the writer stores the row "aba" as min "ab", max "ab" + U+007F; the oracle must read
 // them with the same N and find the row.
