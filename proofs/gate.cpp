@@ -269,15 +269,16 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
   if (proofs_beside) proofs = std::async(std::launch::async, [&] { proof_jobs->work(); });
   phase("corpus", [&](const Clock&) {
     report.corpus = run_corpus(o.corpus_dir, stop_at_first, progress);
+    // With --fail-fast a finding so far stops the corpus phase before its next part.
+    const auto stopped = [&] {
+      return stop_at_first && std::any_of(report.corpus.begin(), report.corpus.end(),
+                                          [](const CorpusFileResult& c) { return !c.problems.empty(); });
+    };
     for (const std::string& dir : o.skip_suite_dirs) {
-      const bool found = std::any_of(report.corpus.begin(), report.corpus.end(),
-                                     [](const CorpusFileResult& c) { return !c.problems.empty(); });
-      if (stop_at_first && found) break;
+      if (stopped()) break;
       for (CorpusFileResult& r : run_skip_suite(dir, stop_at_first)) report.corpus.push_back(std::move(r));
     }
-    const bool found = std::any_of(report.corpus.begin(), report.corpus.end(),
-                                   [](const CorpusFileResult& c) { return !c.problems.empty(); });
-    if (!o.bad_input_dir.empty() && !o.skipsound_binary.empty() && !(stop_at_first && found)) {
+    if (!o.bad_input_dir.empty() && !o.skipsound_binary.empty() && !stopped()) {
       if (progress) progress("corpus", "bad inputs");
       for (CorpusFileResult& r : run_bad_inputs(o, stop_at_first)) report.corpus.push_back(std::move(r));
     }

@@ -72,11 +72,13 @@ ScratchDirectory::~ScratchDirectory() {
 }
 
 LogMirror::LogMirror(const Table& initial, Mutant mutant, LogReplay where)
-    : schema_(initial.schema()), mutant_(mutant), previous_model_(initial), previous_schema_(initial.schema()) {
+    : schema_(initial.schema()), mutant_(mutant) {
   std::vector<Action> actions{initial.protocol(), initial.metadata()};
   for (const TableFile& file : initial.files()) actions.push_back(file.to_add_action(schema_));
   commits_.push_back({commit_file_name(0), commit_to_json(actions)});
   if (where == LogReplay::Directory) {
+    previous_model_ = initial;
+    previous_schema_ = schema_;
     table_dir_.emplace();
     std::filesystem::create_directory(table_dir_->path() / "_delta_log");
     write_latest(initial);
@@ -114,8 +116,10 @@ Commit LogMirror::log(const Commit& commit, const Table& model_after) {
     return commit;
   }
   compare(replayed, model_after, schema_, at);
-  previous_model_ = model_after;
-  previous_schema_ = schema_;
+  if (table_dir_) {  // only time travel reads the version before
+    previous_model_ = model_after;
+    previous_schema_ = schema_;
+  }
 
   Commit as_read = commit;
   const std::map<FileKey, const LiveFile*> replayed_files = by_key(replayed);

@@ -72,7 +72,7 @@ class LogMirror {
   std::vector<LogCommit> commits_;
   std::vector<std::string> problems_;
   std::optional<ScratchDirectory> table_dir_;  // with LogReplay::Directory
-  std::optional<Table> previous_model_;        // the model's table at the version before the latest
+  std::optional<Table> previous_model_;        // with a directory: the model's table at the version before the latest
   Schema previous_schema_;
 };
 
