@@ -17,7 +17,7 @@
 
 #include "model/sql/schema.h"
 #include "model/values/input_error.h"
-#include "proofs/scenario.h"
+#include "proofs/scenario/scenario.h"
 
 namespace {
 
