@@ -18,6 +18,7 @@
 
 #include "generators/predicate_gen.h"
 #include "model/sql/printer.h"
+#include "proofs/common/oracle_config.h"
 #include "proofs/gate/gate.h"
 #include "proofs/perfile/per_file_hunt.h"
 #include "proofs/perfile/per_file_properties.h"

@@ -19,7 +19,7 @@
 #include "cli/cli.h"
 #include "proofs/perfile/corpus.h"
 #include "proofs/oracles/cross_check.h"
-#include "proofs/gate/gate.h"
+#include "proofs/common/oracle_config.h"
 
 namespace skipsound::cli {
 namespace {

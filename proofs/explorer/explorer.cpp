@@ -10,7 +10,7 @@
 #include "model/values/input_error.h"
 #include "model/sql/printer.h"
 #include "model/table/deletion_vector.h"
-#include "proofs/gate/gate.h"
+#include "proofs/common/oracle_config.h"
 #include "proofs/scenario/interleaving_report.h"
 #include "proofs/common/parallel_trials.h"
 #include "proofs/scenario/scenario.h"
@@ -24,13 +24,6 @@ using generators::WorldCategory;
 
 constexpr int kGenerationSize = 50;
 constexpr size_t kChunk = 32;  // trials between progress reports, early stops and time checks
-
-uint64_t splitmix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 // ---- the Z3 side: every conflict-time skip must be proved ----
 
@@ -273,10 +266,6 @@ std::string expect_line(const std::string& name, const TransactionVerdict& v) {
 }
 
 }  // namespace
-
-uint64_t trial_seed(uint64_t master_seed, WorldCategory category, size_t global_index) {
-  return splitmix(splitmix(master_seed ^ splitmix(static_cast<uint64_t>(category) + 1)) + global_index);
-}
 
 const char* trial_verdict_name(TrialVerdict v) {
   switch (v) {

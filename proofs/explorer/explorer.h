@@ -18,6 +18,7 @@
 
 #include "generators/world_gen.h"
 #include "model/mutants/mutant.h"
+#include "proofs/common/trial_seed.h"
 #include "proofs/oracles/cross_check.h"
 #include "proofs/scenario/scenario.h"
 #include "smt/oracle.h"
@@ -29,7 +30,6 @@ struct Shard {
   size_t count = 1;
 };
 
-uint64_t trial_seed(uint64_t master_seed, generators::WorldCategory category, size_t global_index);
 // The world trial i of a category runs (generation only: on the calling thread).
 generators::World trial_world(uint64_t master_seed, generators::WorldCategory category, size_t global_index);
 

@@ -32,16 +32,16 @@
 //         - run: scripts/run test
 #pragma once
 #include <cstdint>
-#include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "model/mutants/mutant.h"
 #include "proofs/oracles/exhaustive_cross_check.h"
+#include "proofs/common/gate_progress.h"
 #include "proofs/explorer/explorer.h"
 #include "proofs/gate/gate_coverage.h"
+#include "proofs/perfile/per_file_hunt.h"
 
 namespace skipsound {
 
@@ -90,28 +90,11 @@ struct GateOptions {
   bool require_coverage = false;
 };
 
-inline constexpr size_t kCrossCheckCaseStride = 10;
-// Every this-many interval answers of a per-file oracle are re-asked of Z3 (a difference fails
-// the gate as an oracle error).
-inline constexpr size_t kIntervalCrossCheckStride = 50;
-
 struct CorpusFileResult {
   std::string file;
   std::vector<std::string> problems;  // mismatching verdicts or the load error
   std::string report;                 // Elle-style, when a verdict differs
   double seconds = 0;
-};
-
-struct PerFileResult {
-  size_t cases = 0;
-  size_t decisions = 0;
-  size_t failing_cases = 0;
-  std::string first_failure;  // Alive2-style report of the first failing case
-  std::string first_failure_case;  // its replayable corpus case (proofs/corpus.h), for --out
-  double seconds = 0;
-  std::optional<double> first_failure_seconds;  // from the phase's start to the chunk holding the first failing case
-  smt::OracleCounters oracle;  // who answered the per-file queries
-  std::map<std::string, size_t> outcomes;  // decisions by outcome_name ("kept", "missed-skip", ...)
 };
 
 struct ProofGroupResult {
@@ -177,9 +160,6 @@ struct GateReport {
   GateOutcome outcome() const;
   std::vector<std::string> failures() const;  // one headline per failure
 };
-
-// Phase name and a one-line status; called often (the CLI draws it as a progress line).
-using GateProgress = std::function<void(const std::string& phase, const std::string& status)>;
 
 GateReport run_gate(const GateOptions& options, const GateProgress& progress = {});
 

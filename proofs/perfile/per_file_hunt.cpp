@@ -7,8 +7,9 @@
 
 #include "generators/file_case.h"
 #include "proofs/perfile/corpus.h"
-#include "proofs/explorer/explorer.h"
+#include "proofs/common/oracle_config.h"
 #include "proofs/common/parallel_trials.h"
+#include "proofs/common/trial_seed.h"
 #include "proofs/perfile/per_file_properties.h"
 
 namespace skipsound {

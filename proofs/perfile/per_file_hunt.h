@@ -3,13 +3,15 @@
 // replayable corpus file. The mutant matrix hunts per-file mutants with it too.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
 #include "generators/file_case.h"
 #include "model/mutants/mutant.h"
 #include "proofs/oracles/cross_check.h"
-#include "proofs/gate/gate.h"
+#include "proofs/common/gate_progress.h"
+#include "smt/oracle.h"
 
 namespace skipsound {
 
@@ -17,6 +19,18 @@ namespace skipsound {
 uint64_t case_seed(uint64_t master, Mutant mutant, size_t index);
 // The case a hunt draws as case i (generation only: on the calling thread).
 generators::FileCase hunt_file_case(uint64_t master, Mutant mutant, size_t index);
+
+struct PerFileResult {
+  size_t cases = 0;
+  size_t decisions = 0;
+  size_t failing_cases = 0;
+  std::string first_failure;  // Alive2-style report of the first failing case
+  std::string first_failure_case;  // its replayable corpus case (proofs/corpus.h), for --out
+  double seconds = 0;
+  std::optional<double> first_failure_seconds;  // from the phase's start to the chunk holding the first failing case
+  smt::OracleCounters oracle;  // who answered the per-file queries
+  std::map<std::string, size_t> outcomes;  // decisions by outcome_name ("kept", "missed-skip", ...)
+};
 
 struct PerFileHunt {
   PerFileResult result;

@@ -12,7 +12,7 @@
 #include "generators/predicate_gen.h"
 #include "proofs/perfile/corpus.h"
 #include "proofs/perfile/per_file_properties.h"
-#include "proofs/gate/gate.h"
+#include "proofs/common/oracle_config.h"
 
 namespace skipsound {
 namespace {
