@@ -52,8 +52,8 @@ a time, rebuilds skipsound in --build-dir and runs its gate on each mutant.
   --seed N             the order mutants run in (default: 1)
   --max-mutants N      run at most N
   --time-limit S       start no mutant after S seconds
-  --report-dir DIR     where mutation-report.md and .json go (default: proofs/mutation/reports)
-  --triage FILE        survivors' triage (default: proofs/mutation/triage.json when present)
+  --report-dir DIR     where mutation-report.md and .json go (default: BUILD-DIR/reports)
+  --triage FILE        survivors' triage (default: tools/mutate/triage.json when present)
   --list               print the planned mutants and stop
   --report-from FILE   render a run's mutation-report.json again (with the current triage) and stop
   --survivors-of FILE  only the mutants that survived the run of this mutation-report.json (to
@@ -71,7 +71,7 @@ struct Arguments {
   double build_timeout = 900;
   PlanOptions plan;
   std::optional<double> time_limit;
-  std::string report_dir = "proofs/mutation/reports";
+  std::string report_dir;  // empty: <build_dir>/reports, out of the source tree
   std::string triage;
   std::string report_from;
   std::string survivors_of;
@@ -175,6 +175,7 @@ Arguments parse_arguments(int argc, char** argv) {
     }
   }
   if (a.patterns.empty() && a.report_from.empty()) throw UsageError("name the files to mutate, e.g. 'checker/*.cpp'");
+  if (a.report_dir.empty()) a.report_dir = (std::filesystem::path(a.build_dir) / "reports").string();
   return a;
 }
 
@@ -210,7 +211,7 @@ RunConfig run_config(const Arguments& a) {
 }
 
 std::vector<TriageEntry> triage_for(const Arguments& a) {
-  const std::string default_triage = (std::filesystem::path(a.source_root) / "proofs/mutation/triage.json").string();
+  const std::string default_triage = (std::filesystem::path(a.source_root) / "tools/mutate/triage.json").string();
   const std::string file = !a.triage.empty() ? a.triage : std::filesystem::exists(default_triage) ? default_triage : "";
   return file.empty() ? std::vector<TriageEntry>{} : load_triage(file);
 }
