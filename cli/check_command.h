@@ -1,5 +1,5 @@
 // `skipsound check` as a function, so tests can run it on their own streams
-// (proofs/cli/cli_check.cpp registers it as a subcommand and documents the decisions-file format).
+// (cli/cli_check.cpp registers it as a subcommand and documents the decisions-file format).
 #pragma once
 #include <optional>
 #include <ostream>

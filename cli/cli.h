@@ -1,4 +1,4 @@
-// The skipsound command line: each subcommand lives in its own proofs/cli/cli_<name>.cpp and
+// The skipsound command line: each subcommand lives in its own cli/cli_<name>.cpp and
 // registers itself here. Exit codes: 0 success, 1 a finding (unsound skip, missed conflict,
 // differing verdict), 2 bad input or usage, 3 an internal error of skipsound itself.
 #pragma once

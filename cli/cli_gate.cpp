@@ -1,4 +1,4 @@
-// `skipsound gate`: the correctness gate (proofs/gate.h). Exit 0 when nothing is unsound and
+// `skipsound gate`: the correctness gate (proofs/gate/gate.h). Exit 0 when nothing is unsound and
 // every mutant is killed, 1 with the findings otherwise (an unexpected exception inside the
 // checker is one), 2 on bad usage, 3 on an internal error of skipsound.
 #include <unistd.h>
@@ -103,7 +103,7 @@ std::string default_corpus_dir() {
   return {};
 }
 
-// The skip-expectation folders (proofs/delta_skipping_suite.h) that sit beside the scenario corpus,
+// The skip-expectation folders (proofs/gate/delta_skipping_suite.h) that sit beside the scenario corpus,
 // in the source tree and installed alike: Delta's suite and the rule corpus.
 std::vector<std::string> skip_suites_beside(const std::string& corpus_dir) {
   std::vector<std::string> suites;

@@ -1,4 +1,4 @@
-// `skipsound replay FILE...`: re-runs saved per-file cases (proofs/corpus.h) through the
+// `skipsound replay FILE...`: re-runs saved per-file cases (proofs/perfile/corpus.h) through the
 // production logic and both oracles, prints each as an Alive2-style report, and exits 0 when
 // every case gives the outcome its file expects, 1 when any differs (a regression, or a fix that
 // makes an expected counterexample disappear), 2 on bad input, 3 on an internal error.

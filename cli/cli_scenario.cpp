@@ -1,4 +1,4 @@
-// `skipsound scenario [--json] FILE...`: replays scenario files (proofs/scenario.h) and prints
+// `skipsound scenario [--json] FILE...`: replays scenario files (proofs/scenario/scenario.h) and prints
 // each report (text, or one JSON document per file with --json); `--help` prints the format.
 // Exit 1 when an expectation is not met (or the conflict filter hid an unexpected exception),
 // 2 on bad input, 3 on an internal error.

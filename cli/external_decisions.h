@@ -1,6 +1,6 @@
 // Decisions taken by another skipping implementation, to be judged by the Z3 oracle
 // (`skipsound check --decisions FILE.jsonl`; the line format is documented in
-// proofs/cli/cli_check.cpp).
+// cli/cli_check.cpp).
 #pragma once
 #include <string>
 #include <vector>

@@ -33,7 +33,7 @@ struct Shard {
 // The world trial i of a category runs (generation only: on the calling thread).
 generators::World trial_world(uint64_t master_seed, generators::WorldCategory category, size_t global_index);
 
-// The world as a scenario file (proofs/scenario.h); `expect_lines` are appended verbatim.
+// The world as a scenario file (proofs/scenario/scenario.h); `expect_lines` are appended verbatim.
 std::string world_scenario_text(const generators::World& world, Mutant mutant,
                                 const std::vector<std::string>& expect_lines = {});
 

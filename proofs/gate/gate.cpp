@@ -50,7 +50,7 @@ std::vector<CorpusFileResult> run_corpus(const std::string& dir, bool stop_at_fi
   return results;
 }
 
-// A skip-expectation folder as corpus files, one per case (proofs/delta_skipping_suite.h): a file
+// A skip-expectation folder as corpus files, one per case (proofs/gate/delta_skipping_suite.h): a file
 // skipped although a row matches, a skip Delta makes that the checker does not, a bad entry.
 std::vector<CorpusFileResult> run_skip_suite(const std::string& dir, bool stop_at_first) {
   std::vector<CorpusFileResult> results;

@@ -2,11 +2,11 @@
 // properties, the interleaving explorer over every category, the symbolic rule proofs and the
 // mutant matrix (every docs/semantics.md §8 mutant must be killed), and passes only when nothing is unsound
 // and no mutant survives. With a cross-check solver (the CLI's default: cvc5), Z3's answers are
-// re-asked there too (proofs/cross_check.h), and a disagreement fails the gate.
+// re-asked there too (proofs/oracles/cross_check.h), and a disagreement fails the gate.
 //
-// Here: the phases in order (proofs/gate.cpp). The per-file phase is proofs/per_file_hunt.h, the
-// mutant matrix's policy proofs/mutant_hunt.h, the reports proofs/gate_report.h and
-// proofs/junit_report.h.
+// Here: the phases in order (proofs/gate/gate.cpp). The per-file phase is proofs/perfile/per_file_hunt.h, the
+// mutant matrix's policy proofs/gate/mutant_hunt.h, the reports proofs/gate/gate_report.h and
+// proofs/gate/junit_report.h.
 //
 // CI matrix example (GitHub Actions): four runners share the explorer's trial space; together
 // they run exactly what one runner with --budget 4x would.
@@ -70,10 +70,10 @@ struct GateOptions {
   unsigned threads = 1;
   Shard shard;
   std::string corpus_dir;  // tests/corpus/scenarios; empty = skip the corpus
-  // Folders of skip-expectation cases (proofs/delta_skipping_suite.h) judged with the corpus:
+  // Folders of skip-expectation cases (proofs/gate/delta_skipping_suite.h) judged with the corpus:
   // tests/corpus/delta-skipping (Delta's own suite) and tests/corpus/rule-skips (one case per §5 rule family)
   std::vector<std::string> skip_suite_dirs;
-  // The bad-input corpus (proofs/bad_input_corpus.h), run with the corpus, and the skipsound
+  // The bad-input corpus (proofs/gate/bad_input_corpus.h), run with the corpus, and the skipsound
   // binary its command lines run; either empty = skip it.
   std::string bad_input_dir;
   std::string skipsound_binary;
@@ -154,7 +154,7 @@ struct GateReport {
   std::optional<CrossCheckTally> cross_check;
   std::vector<PhaseTiming> phases;          // in the order they ran
   std::vector<std::string> skipped_phases;  // by --fail-fast gate, after the first finding
-  GateCoverage coverage;  // what this run reached (proofs/gate_coverage.h)
+  GateCoverage coverage;  // what this run reached (proofs/gate/gate_coverage.h)
   double seconds = 0;
 
   GateOutcome outcome() const;

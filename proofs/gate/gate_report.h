@@ -1,5 +1,5 @@
 // The gate's results for people and tools: the summary text, JSON, and one replayable file per
-// finding (the JUnit XML is proofs/junit_report.h).
+// finding (the JUnit XML is proofs/gate/junit_report.h).
 #pragma once
 #include <string>
 #include <vector>

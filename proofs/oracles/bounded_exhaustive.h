@@ -3,7 +3,7 @@
 // are derived as a writer derives them (model/stats_collection, model/stats_widening), and a
 // stats object is consistent with a row set iff the writer would have written it. Built on
 // model/ alone — never smt/ or checker/ — so that it can judge the Z3 oracle independently
-// (tests/proofs/bounded_exhaustive_test.cpp fails if this changes).
+// (tests/proofs/oracles/bounded_exhaustive_test.cpp fails if this changes).
 //
 // Why small domains answer the question for the full types (the comparison driver hands the
 // oracle the same domain by conjoining `c IS NULL OR c IN (domain)`, so only rows of the domain

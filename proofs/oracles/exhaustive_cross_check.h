@@ -1,5 +1,5 @@
 // The bounded exhaustive cross-check of the per-file Z3 oracle: for every stats question over the
-// small domains of proofs/bounded_exhaustive.h and predicates from a grammar slice, the oracle's
+// small domains of proofs/oracles/bounded_exhaustive.h and predicates from a grammar slice, the oracle's
 // answer (smt::Oracle::check, the witness restricted to the domain) against the brute force's.
 //   oracle UNSAT, brute force finds a row  -> an unsound skip (the oracle licenses it)
 //   oracle SAT,   brute force finds none   -> a false alarm (the oracle is too generous)

@@ -10,7 +10,7 @@
 // Independence (docs/semantics.md §6): this oracle shares no code with the code under test (checker/). Every
 // re-run reads every row of every live file with the model's evaluator, and which serial orders
 // an isolation level allows is derived here from docs/semantics.md §7, not asked of the checker. The attempts
-// it judges carry no checker type; proofs/schedule_verdict.h adapts the commit driver's run.
+// it judges carry no checker type; proofs/scenario/schedule_verdict.h adapts the commit driver's run.
 #pragma once
 #include <optional>
 #include <string>

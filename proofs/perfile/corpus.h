@@ -14,7 +14,7 @@
 //    "expected": "sound-skip" | "kept" | "missed-skip" | "UNSOUND SKIP" | ... (an outcome_name),
 //    "absentLeaves": 1 (optional, default 0: the last leaves absent from the written data),
 //    "log": {"timestampOffsetMinutes": -480, "addBeforeRemove": true, "droppedColumnStats": false}
-//           (optional: how the file is logged, proofs/per_file_log.h),
+//           (optional: how the file is logged, proofs/perfile/per_file_log.h),
 //    "expectedStatsAudit": "inconsistent" (optional, default "consistent"),
 //    "expectedLog": "differs" (optional, default "as-written": the log read-back)}
 #pragma once
@@ -39,8 +39,8 @@ struct CorpusCase {
   Mutant mutant = Mutant::None;
   std::optional<uint64_t> seed;
   DecisionOutcome expected = DecisionOutcome::Kept;
-  bool expected_stats_inconsistent = false;  // the stats audit fails (proofs/per_file_properties.h)
-  bool expected_log_differs = false;         // the log read-back differs (proofs/per_file_log.h)
+  bool expected_stats_inconsistent = false;  // the stats audit fails (proofs/perfile/per_file_properties.h)
+  bool expected_log_differs = false;         // the log read-back differs (proofs/perfile/per_file_log.h)
 };
 
 std::optional<DecisionOutcome> outcome_from_name(const std::string& name);

@@ -21,7 +21,7 @@ constexpr size_t kShrinkLimit = 300;
 // Cases between progress reports, early stops and time checks. A hunt that stops at its first
 // failure starts no case past the chunk being merged, so it waits at each chunk's end for the
 // slowest case (a Z3 query may take a second or two) and takes short chunks, to stop soon; a run
-// to the end waits for no chunk (proofs/parallel_trials.h).
+// to the end waits for no chunk (proofs/common/parallel_trials.h).
 constexpr size_t kCasesPerChunk = 400;
 constexpr size_t kCasesPerChunkWhenStopping = 50;
 

@@ -1,5 +1,5 @@
 // The gate's per-file phase: generated per-file cases (generators/file_case.h) checked against both
-// oracles (proofs/per_file_properties.h), in parallel, with the lowest failing case shrunk to a
+// oracles (proofs/perfile/per_file_properties.h), in parallel, with the lowest failing case shrunk to a
 // replayable corpus file. The mutant matrix hunts per-file mutants with it too.
 #pragma once
 #include <cstdint>
@@ -25,7 +25,7 @@ struct PerFileResult {
   size_t decisions = 0;
   size_t failing_cases = 0;
   std::string first_failure;  // Alive2-style report of the first failing case
-  std::string first_failure_case;  // its replayable corpus case (proofs/corpus.h), for --out
+  std::string first_failure_case;  // its replayable corpus case (proofs/perfile/corpus.h), for --out
   double seconds = 0;
   std::optional<double> first_failure_seconds;  // from the phase's start to the chunk holding the first failing case
   smt::OracleCounters oracle;  // who answered the per-file queries

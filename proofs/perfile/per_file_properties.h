@@ -77,7 +77,7 @@ struct DecisionCheck {
 };
 
 // `oracle` may be null (ground truth only). `predicate` is bound against the table's schema. The
-// production decision reads the file from its log (proofs/per_file_log.h): `read` is that
+// production decision reads the file from its log (proofs/perfile/per_file_log.h): `read` is that
 // read-back, computed when not given.
 DecisionCheck check_decision(const generators::TableShape& table, const generators::GeneratedFile& file,
                              const ExprPtr& predicate, smt::Oracle* oracle, const PerFileOptions& options);

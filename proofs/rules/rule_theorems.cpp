@@ -109,7 +109,7 @@ SolverAnswer solve(RuleQuery& query, bool with_row, std::optional<TheoremWitness
 // stays unknown.
 inline constexpr int kShortStringLength = 2;
 
-// One theorem: `state(query)` states it in a fresh query (smt/rule_query.h), unsat proves it, and
+// One theorem: `state(query)` states it in a fresh query (smt/symbolic/rule_query.h), unsat proves it, and
 // `judge(witness, result)` replays a model concretely before it may count as a counterexample.
 // An error in Z3 or in encoding leaves the verdict UNKNOWN with the reason.
 template <typename State, typename Judge>

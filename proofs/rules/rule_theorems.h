@@ -2,9 +2,9 @@
 // file with symbolic stats, "a row consistent with the stats makes the predicate TRUE and the
 // production logic skips the file" is unsatisfiable. The production side is the builder's own
 // skipping predicate for the template, encoded with verification, the keep rule, the timestamp
-// bump, string truncation and NaN order (smt/symbolic_skipping.h), mutants included. A solver
+// bump, string truncation and NaN order (smt/symbolic/symbolic_skipping.h), mutants included. A solver
 // witness is replayed through the concrete code before it is called a counterexample. smt/ encodes,
-// checks and decodes (smt/rule_query.h); what each theorem states, when to search again and how a
+// checks and decodes (smt/symbolic/rule_query.h); what each theorem states, when to search again and how a
 // witness is judged is here.
 #pragma once
 #include <optional>

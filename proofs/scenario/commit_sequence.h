@@ -64,7 +64,7 @@ struct ScheduleRun {
 class CommitDriver {
  public:
   // log: unless Off, every commit is written as Delta log text and the log replayed, from memory
-  // or from a table directory (proofs/log_mirror.h); the winners the checker sees carry the
+  // or from a table directory (proofs/scenario/log_mirror.h); the winners the checker sees carry the
   // replayed stats, and differences go to log_problems.
   CommitDriver(Table initial, ConflictCheckOptions options, LogReplay log = LogReplay::Off);
 

@@ -71,7 +71,7 @@ struct Scenario {
   std::vector<ScenarioTransaction> transactions;  // history steps included
   std::vector<TimelineEvent> timeline;
   ConflictCheckOptions options;
-  LogReplay log = LogReplay::Off;  // `log: replayed` or `log: directory` (proofs/log_mirror.h)
+  LogReplay log = LogReplay::Off;  // `log: replayed` or `log: directory` (proofs/scenario/log_mirror.h)
   std::map<size_t, ExpectedVerdict> expected;  // by transaction index
   std::vector<ExpectedSurvivors> expected_survivors;
   std::optional<std::vector<Row>> expected_table;  // `expect table:` the final live rows

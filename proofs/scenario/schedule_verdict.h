@@ -1,5 +1,5 @@
 // The serial-order oracle's verdicts on a run of the commit driver: the run's attempts handed to
-// the oracle without any checker type (proofs/serial_oracle.h stays independent of checker/),
+// the oracle without any checker type (proofs/oracles/serial_oracle.h stays independent of checker/),
 // and each verdict paired with the exception the checker aborted with.
 #pragma once
 #include <optional>

@@ -1,7 +1,7 @@
 // One rule theorem's solver session (docs/semantics.md §6): symbols for a row, for a predicate
 // template's literal slots and for a file with symbolic stats, in a fresh Z3 context. smt/ only
 // encodes, checks and decodes here; which theorem to state, when to retry and how a model is
-// judged is proof logic (proofs/rule_theorems.h).
+// judged is proof logic (proofs/rules/rule_theorems.h).
 #pragma once
 #include <memory>
 #include <optional>

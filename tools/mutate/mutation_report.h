@@ -1,5 +1,5 @@
 // skipsound-mutate's report: the mutation score, a table per operator and per file, and every
-// survivor with its triage (proofs/mutation/triage.json: equivalent, with why, or a gap), in
+// survivor with its triage (tools/mutate/triage.json: equivalent, with why, or a gap), in
 // Markdown for people and JSON for tools.
 //
 // Score = detected / (detected + survivors not triaged equivalent), where detected counts killed,

@@ -1,5 +1,5 @@
 // The mutations skipsound-mutate makes: each one replaces one span of a C++ source with other
-// text. Found on tokens (proofs/mutation/source_tokens.h), relying on the project's clang-format
+// text. Found on tokens (tools/mutate/source_tokens.h), relying on the project's clang-format
 // layout to tell operators from template brackets and references: a binary operator has
 // whitespace on both sides, `vector<int>` and `T&& x` do not. A mutation that does not compile is
 // counted as a build failure, never as a kill, so a wrong guess costs time, not truth.

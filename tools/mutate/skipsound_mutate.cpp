@@ -1,7 +1,7 @@
 // skipsound-mutate: mutation testing of the code under test (README "Mutation testing"). One
-// mutation at a time (proofs/mutation/mutations.h) is written into the source tree, skipsound is
+// mutation at a time (tools/mutate/mutations.h) is written into the source tree, skipsound is
 // rebuilt incrementally in a separate build folder, and a time-boxed gate judges it; the report
-// (proofs/mutation/mutation_report.h) is rewritten after every mutant, so a stopped run keeps what
+// (tools/mutate/mutation_report.h) is rewritten after every mutant, so a stopped run keeps what
 // it measured. Exit 0 when every survivor is triaged equivalent, 1 when one is not, 2 on bad usage,
 // 3 when the unmutated code does not build or does not pass the gate.
 #include <algorithm>

@@ -11,7 +11,7 @@ namespace {
 
 using generators::WorldCategory;
 
-// The shape each category exists to produce (proofs/explorer.cpp's shapes_of).
+// The shape each category exists to produce (proofs/explorer/explorer.cpp's shapes_of).
 const char* expected_shape(WorldCategory c) {
   switch (c) {
     case WorldCategory::Disjoint: return "all-committed";

@@ -55,7 +55,7 @@ bool null_string_partition(const generators::FileCase& c) {
   return false;
 }
 
-// How the case's file reaches the reader (proofs/per_file_log.h): the shapes the input-path
+// How the case's file reaches the reader (proofs/perfile/per_file_log.h): the shapes the input-path
 // mutants need.
 std::vector<std::string> log_labels(const generators::FileCase& c) {
   std::vector<std::string> labels;

@@ -298,13 +298,13 @@ const char* const kPinnedDigest =
 // count; and again when half the worlds' x column took another type (generators/x_column.h):
 // every category's counts moved, still nothing missed, wrong or discarded; and again when Delta's
 // skipping suite joined the corpus phase, 51 case files, and the rule corpus's six: only the file
-// count; and again when one world in four began to replay its Delta log (proofs/log_mirror.h):
+// count; and again when one world in four began to replay its Delta log (proofs/scenario/log_mirror.h):
 // the draw moved every category's counts, nothing missed, wrong or discarded; and again when
 // the mutation tool's survivors added corpus scenarios: only the file count; and again when
 // Case 3 got its relocation guard and the mutant case3-no-repoint, and a third of the no-data-change
 // worlds took the compaction-then-rewrite shape: that category's counts and the new mutant, which
 // survives 20 trials; and again when each mutant was hunted first in the category it was built to
-// show in (proofs/mutant_hunt.cpp home_category): five mutants' trial counts only; and again when
+// show in (proofs/gate/mutant_hunt.cpp home_category): five mutants' trial counts only; and again when
 // half the replayed worlds began to load their log from a table directory: the extra draw moved
 // every category's counts and some mutants' trial counts, nothing missed, wrong or discarded; and
 // again when five scenarios written from the mutation tool's survivors joined the corpus: only the

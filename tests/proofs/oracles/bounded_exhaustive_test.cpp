@@ -40,14 +40,14 @@ const Universe& universe_named(const std::string& name) {
 
 TEST(BoundedExhaustive, TheBruteForceIncludesNothingFromSmtOrChecker) {
   const std::regex project_include(R"(#include\s+"([^"]+)\")");
-  for (const char* file : {"proofs/bounded_exhaustive.h", "proofs/bounded_exhaustive.cpp"}) {
+  for (const char* file : {"proofs/oracles/bounded_exhaustive.h", "proofs/oracles/bounded_exhaustive.cpp"}) {
     const std::string text = read_source(file);
     ASSERT_FALSE(text.empty()) << file;
     size_t includes = 0;
     for (std::sregex_iterator it(text.begin(), text.end(), project_include), end; it != end; ++it) {
       const std::string header = (*it)[1];
       ++includes;
-      EXPECT_TRUE(header.rfind("model/", 0) == 0 || header == "proofs/bounded_exhaustive.h")
+      EXPECT_TRUE(header.rfind("model/", 0) == 0 || header == "proofs/oracles/bounded_exhaustive.h")
           << file << " includes " << header << ": the brute force may use model/ only";
     }
     EXPECT_GT(includes, 0u) << file;

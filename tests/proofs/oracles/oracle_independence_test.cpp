@@ -24,7 +24,7 @@ std::vector<std::string> checker_files_reached(const std::string& root) {
 }
 
 TEST(OracleIndependence, NoOracleSourceReachesTheCheckerThroughItsIncludes) {
-  for (const char* oracle : {"proofs/serial_oracle.h", "proofs/serial_oracle.cpp", "smt/oracle.h", "smt/oracle.cpp"}) {
+  for (const char* oracle : {"proofs/oracles/serial_oracle.h", "proofs/oracles/serial_oracle.cpp", "smt/oracle.h", "smt/oracle.cpp"}) {
     SCOPED_TRACE(oracle);
     ASSERT_TRUE(std::filesystem::exists(kSourceRoot / oracle));
     const std::vector<std::string> reached = checker_files_reached(oracle);
@@ -34,7 +34,7 @@ TEST(OracleIndependence, NoOracleSourceReachesTheCheckerThroughItsIncludes) {
 
 TEST(OracleIndependence, TheWalkFindsACheckerIncludeWhereThereIsOne) {
   // The adapter that pairs verdicts with the checker's exceptions does include the checker.
-  const std::vector<std::string> reached = checker_files_reached("proofs/schedule_verdict.h");
+  const std::vector<std::string> reached = checker_files_reached("proofs/scenario/schedule_verdict.h");
   ASSERT_FALSE(reached.empty());
   EXPECT_NE(joined_lines(reached).find(" -> checker/conflict_checker.h\n"), std::string::npos)
       << joined_lines(reached);

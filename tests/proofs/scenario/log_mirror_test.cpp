@@ -1,4 +1,4 @@
-// The world's log replayed after every commit (proofs/log_mirror.h): a sound run replays to the
+// The world's log replayed after every commit (proofs/scenario/log_mirror.h): a sound run replays to the
 // model's table exactly; a reader that misreads the text, or a replay that keys files wrongly, is
 // a LOG READ-BACK finding of the scenario even when no conflict check trips on it.
 #include <gtest/gtest.h>
