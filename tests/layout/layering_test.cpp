@@ -1,6 +1,7 @@
 // Dependencies point one way (README "Layout"): every source file belongs to one module of the
 // table below, includes only its own module and the modules below it, and no chain of includes
-// leads back to the file it starts from. The table is the CMake one (CMakeLists.txt's
+// leads back to the file it starts from; only cli/ (and what drives it: tests, fuzzers) includes
+// CLI11. The table is the CMake one (CMakeLists.txt's
 // skipsound_module calls); a test holds the two to the same edges.
 #include <algorithm>
 #include <filesystem>
@@ -66,18 +67,25 @@ bool is_source(const std::filesystem::path& path) {
   return ext == ".h" || ext == ".hpp" || ext == ".cpp" || ext == ".cc";
 }
 
-IncludeGraph source_tree_graph() {
-  IncludeGraph graph;
+// Every C++ file of the tree (outside build folders), relative to the root.
+std::vector<std::string> source_files() {
+  std::vector<std::string> files;
   for (const auto& top : std::filesystem::directory_iterator(kSourceRoot)) {
     const std::string name = top.path().filename().string();
     if (!top.is_directory() || name == "build" || name.starts_with(".")) continue;
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(top.path())) {
-      if (!entry.is_regular_file() || !is_source(entry.path())) continue;
-      const std::string file = std::filesystem::relative(entry.path(), kSourceRoot).generic_string();
-      std::vector<std::string>& project_includes = graph[file];
-      for (const std::string& included : include_graph::includes_of(file))
-        if (std::filesystem::is_regular_file(kSourceRoot / included)) project_includes.push_back(included);
-    }
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(top.path()))
+      if (entry.is_regular_file() && is_source(entry.path()))
+        files.push_back(std::filesystem::relative(entry.path(), kSourceRoot).generic_string());
+  }
+  return files;
+}
+
+IncludeGraph source_tree_graph() {
+  IncludeGraph graph;
+  for (const std::string& file : source_files()) {
+    std::vector<std::string>& project_includes = graph[file];
+    for (const std::string& included : include_graph::includes_of(file))
+      if (std::filesystem::is_regular_file(kSourceRoot / included)) project_includes.push_back(included);
   }
   return graph;
 }
@@ -166,6 +174,17 @@ TEST(Layering, NoIncludePointsUpTheTable) {
 TEST(Layering, NoIncludeChainReturnsToItsStart) {
   const std::vector<std::string> cycles = include_cycles(source_tree_graph());
   EXPECT_TRUE(cycles.empty()) << "include cycles:\n" << joined_lines(cycles);
+}
+
+TEST(Layering, OnlyTheCommandLineIncludesCli11) {
+  std::vector<std::string> found;
+  for (const std::string& file : source_files()) {
+    const std::optional<std::string> module = module_of(file);
+    if (module == "cli" || (module && reachable_modules(*module).contains(kEverything))) continue;
+    for (const std::string& included : include_graph::includes_of(file))
+      if (included.starts_with("CLI/")) found.push_back(file + " -> " + included);
+  }
+  EXPECT_TRUE(found.empty()) << "CLI11 outside cli/:\n" << joined_lines(found);
 }
 
 TEST(Layering, TheChecksFindWhatTheyLookFor) {
