@@ -1,8 +1,8 @@
 // Dependencies point one way (README "Layout"): every source file belongs to one module of the
 // table below, includes only its own module and the modules below it, and no chain of includes
 // leads back to the file it starts from; only cli/ (and what drives it: tests, fuzzers) includes
-// CLI11. The table is the CMake one (CMakeLists.txt's
-// skipsound_module calls); a test holds the two to the same edges.
+// CLI11. The table is the CMake one (CMakeLists.txt's skipsound_module calls); a test holds the
+// two to the same edges.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
