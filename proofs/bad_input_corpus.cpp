@@ -116,7 +116,9 @@ class CaseLine {
     const std::string expected = std::string(argument ? "a string, " : "") + "{\"" + file_key +
                                  "\": FILE} or {\"generated\": NAME}";
     if (!j.is_object() || j.size() != 1) refuse(where + ": expected " + expected + ", got " + j.dump());
-    const auto& [key, value] = *j.items().begin();
+    const auto only = j.begin();
+    const std::string& key = only.key();
+    const nlohmann::json& value = only.value();
     if (key == "generated") return {BadInputSource::Kind::Generated, generated_name(value, where)};
     if (key != file_key) refuse(where + ": expected " + expected + ", got " + j.dump());
     return {argument ? BadInputSource::Kind::Contents : BadInputSource::Kind::File, folder_file(value, where)};
@@ -239,19 +241,25 @@ std::vector<BadInputCase> load_bad_input_cases(const std::filesystem::path& dir)
 }
 
 std::string bad_input_command_line(const BadInputCase& c) {
+  // Appended piece by piece: GCC 12 warns, wrongly, on "literal" + temporary.
   std::string line = "skipsound";
-  for (const BadInputSource& a : c.arguments) line += " " + displayed(a);
-  if (c.standard_input) line += " < " + displayed(*c.standard_input);
+  for (const BadInputSource& a : c.arguments) {
+    line += ' ';
+    line += displayed(a);
+  }
+  if (c.standard_input) {
+    line += " < ";
+    line += displayed(*c.standard_input);
+  }
   return line;
 }
 
 BadInputRun run_bad_input_case(const BadInputCase& c, const std::filesystem::path& dir, const std::string& binary,
                                int hang_limit_seconds) {
   BadInputRun run;
-  smt::ProcessRequest request;
   // The process starts in the case folder, where a relative binary would no longer be found.
-  request.argv.push_back(binary.find('/') == std::string::npos ? binary : std::filesystem::absolute(binary).string());
-  request.deadline_ms = hang_limit_seconds * 1000;
+  smt::ProcessRequest request({binary.find('/') == std::string::npos ? binary : std::filesystem::absolute(binary).string()},
+                              hang_limit_seconds * 1000);
   request.working_dir = dir;
   RunInputs inputs(dir);
   try {

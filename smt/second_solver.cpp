@@ -132,7 +132,7 @@ std::string cvc5_smt2(const std::string& z3_smt2) {
 SecondSolver::SecondSolver(SecondSolverOptions options) : options_(std::move(options)) {}
 
 bool SecondSolver::available() const {
-  return run_process({{options_.command, "--version"}, 10'000}).exit_status() == 0;
+  return run_process({{options_.command, "--version"}}).exit_status() == 0;
 }
 
 std::string SecondSolver::describe() const {

@@ -9,13 +9,19 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace skipsound::smt {
 
 struct ProcessRequest {
-  std::vector<std::string> argv;  // argv[0] is looked up on PATH unless it holds a '/'
-  int deadline_ms = 10'000;       // killed (SIGKILL) once it has passed
+  ProcessRequest(std::vector<std::string> argv, int deadline_ms = 10'000)
+      : argv(std::move(argv)), deadline_ms(deadline_ms) {}
+
+  // argv[0] is looked up on PATH unless it holds a '/'; a relative one with a '/' is taken from
+  // working_dir.
+  std::vector<std::string> argv;
+  int deadline_ms;  // killed (SIGKILL) once it has passed
   std::filesystem::path working_dir;  // empty: this process's
   // Whose bytes reach the process's stdin through a pipe, as `cat FILE | program` would give them;
   // none: /dev/null.

@@ -14,6 +14,10 @@
 #include "proofs/bad_input_corpus.h"
 
 namespace skipsound {
+
+// Names a case in a failing test's parameter by its command line, not its bytes.
+void PrintTo(const BadInputCase& c, std::ostream* out) { *out << bad_input_command_line(c); }
+
 namespace {
 
 const std::filesystem::path kCorpus = std::filesystem::path(SKIPSOUND_SOURCE_DIR) / "tests/corpus/bad-inputs";
@@ -69,8 +73,12 @@ TEST(BadInputCorpus, ShellSyntaxInACaseRunsNothingButSkipsound) {
           << "\n";
   }
   std::ofstream(dir.path() / "predicate.txt") << "i > $(touch marker-contents)";
-  cases << R"({"name": "predicate-injection-from-a-file", "args": ["parse", "--schema", ")" << schema
-        << R"(", {"contents": "predicate.txt"}], "exit": 2, "message": "i > $(touch marker-contents)"})" << "\n";
+  cases << nlohmann::json{{"name", "predicate-injection-from-a-file"},
+                          {"args", {"parse", "--schema", schema, {{"contents", "predicate.txt"}}}},
+                          {"exit", 2},
+                          {"message", "i > $(touch marker-contents)"}}
+               .dump()
+        << "\n";
   cases.close();
 
   const std::vector<BadInputCase> loaded = load_bad_input_cases(dir.path());
