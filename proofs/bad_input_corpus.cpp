@@ -59,7 +59,7 @@ void write_table_of_too_many_files(const std::filesystem::path& dir) {
 using Generator = void (*)(const std::filesystem::path& where);
 
 // The generated inputs a case can name; the README's "Bad input" lists them.
-const std::map<std::string, Generator>& generators() {
+const std::map<std::string, Generator>& generated_inputs() {
   static const std::map<std::string, Generator> all{
       {"file-of-100-mib", [](const std::filesystem::path& p) { write_zeros(p, 100u << 20); }},
       {"zeros-70-mb", [](const std::filesystem::path& p) { write_zeros(p, 70'000'000); }},
@@ -101,7 +101,7 @@ class CaseLine {
   std::string text(const nlohmann::json& j, const std::string& where) const {
     if (!j.is_string()) refuse(where + ": expected a string, got " + j.dump());
     std::string s = j.get<std::string>();
-    if (s.find('\0') != std::string::npos) refuse(where + ": holds a NUL byte, which no argument can");
+    if (s.find('\0') != std::string::npos) refuse(where + ": holds a NUL byte");
     return s;
   }
 
@@ -137,9 +137,9 @@ class CaseLine {
 
   std::string generated_name(const nlohmann::json& j, const std::string& where) const {
     const std::string name = text(j, where);
-    if (generators().contains(name)) return name;
+    if (generated_inputs().contains(name)) return name;
     std::string known;
-    for (const auto& [n, write] : generators()) known += (known.empty() ? "" : ", ") + n;
+    for (const auto& [n, write] : generated_inputs()) known += (known.empty() ? "" : ", ") + n;
     refuse(where + ": no generated input \"" + name + "\" (there are: " + known + ")");
   }
 
@@ -191,7 +191,7 @@ class RunInputs {
   std::filesystem::path generated(const std::string& name) {
     if (!scratch_) scratch_.emplace("bad-input");
     const std::filesystem::path where = scratch_->path() / name;
-    if (!std::filesystem::exists(where)) generators().at(name)(where);
+    if (!std::filesystem::exists(where)) generated_inputs().at(name)(where);
     return where;
   }
 
