@@ -84,7 +84,7 @@ std::vector<CorpusFileResult> run_bad_inputs(const GateOptions& o, bool stop_at_
       r.file = "bad-inputs/cases.txt:" + std::to_string(cases[i].line) + " " + cases[i].name;
       r.problems = run.problems;
       r.seconds = run.seconds;
-      if (!r.problems.empty()) r.report = "  $ " + cases[i].command + "\n" + run.output;
+      if (!r.problems.empty()) r.report = "  $ " + bad_input_command_line(cases[i]) + "\n" + run.output;
     }
   });
   if (stop_at_first) {

@@ -1,10 +1,6 @@
 #include "proofs/scenario/log_mirror.h"
 
-#include <stdlib.h>
-
 #include <nlohmann/json.hpp>
-#include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <map>
 #include <stdexcept>
@@ -54,23 +50,6 @@ std::string checksum_text(const Table& model, const Schema& schema) {
 
 }  // namespace
 
-ScratchDirectory::ScratchDirectory() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "skipsound-log-XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) {
-    throw std::runtime_error("cannot make a directory from " + pattern + ": " + std::strerror(errno));
-  }
-  path_ = pattern;
-}
-
-ScratchDirectory::ScratchDirectory(ScratchDirectory&& other) noexcept : path_(std::move(other.path_)) {
-  other.path_.clear();
-}
-
-ScratchDirectory::~ScratchDirectory() {
-  std::error_code ignored;  // a folder left behind is not worth a crash on the way out
-  if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
-}
-
 LogMirror::LogMirror(const Table& initial, Mutant mutant, LogReplay where)
     : schema_(initial.schema()), mutant_(mutant) {
   std::vector<Action> actions{initial.protocol(), initial.metadata()};
@@ -79,7 +58,7 @@ LogMirror::LogMirror(const Table& initial, Mutant mutant, LogReplay where)
   if (where == LogReplay::Directory) {
     previous_model_ = initial;
     previous_schema_ = schema_;
-    table_dir_.emplace();
+    table_dir_.emplace("log");
     std::filesystem::create_directory(table_dir_->path() / "_delta_log");
     write_latest(initial);
   }

@@ -24,26 +24,12 @@
 #include "model/mutants/mutant.h"
 #include "model/table/commit.h"
 #include "model/table/table.h"
+#include "model/values/scratch_directory.h"
 
 namespace skipsound {
 
 // Where a run's commits are read back from: not at all, the log's text in memory, or a table directory.
 enum class LogReplay { Off, InMemory, Directory };
-
-// A folder of its own under the temporary directory, removed with everything in it at the end.
-class ScratchDirectory {
- public:
-  ScratchDirectory();  // throws std::runtime_error when none can be made
-  ScratchDirectory(ScratchDirectory&& other) noexcept;
-  ScratchDirectory& operator=(ScratchDirectory&&) = delete;
-  ScratchDirectory(const ScratchDirectory&) = delete;
-  ~ScratchDirectory();
-
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 class LogMirror {
  public:

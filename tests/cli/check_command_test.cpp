@@ -2,7 +2,6 @@
 // live files of a real Delta table, skipsound's own decisions with and without a mutant, line
 // numbers in errors, and the SMT-LIB dump.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -13,6 +12,7 @@
 #include "model/values/input_error.h"
 #include "cli/check_command.h"
 #include "cli/cli.h"
+#include "model/values/scratch_directory.h"
 
 namespace skipsound::cli {
 namespace {
@@ -84,11 +84,12 @@ TEST(CheckDecisions, LiveFilesOfARealTable) {
   EXPECT_EQ(files[2].at("judgement"), "keep");
 }
 
-// A file under the system's temporary folder holding `text`, named for this process: CTest runs
-// the tests of this file side by side, each in a process of its own, and two of them writing
+// A file holding `text` in a scratch folder of this test process's own, removed when it ends: CTest
+// runs the tests of this file side by side, each in a process of its own, and two of them writing
 // one fixed name raced (one read the other's half-written schema).
 std::string temp_file(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("skipsound_check_" + std::to_string(::getpid()) + "_" + name);
+  static const ScratchDirectory dir("test");
+  const auto path = dir.path() / name;
   std::ofstream(path, std::ios::binary) << text;
   return path.string();
 }
@@ -145,8 +146,8 @@ TEST(CheckOwnDecisions, SoundLogicPassesAndTheLeAsLtMutantIsCaught) {
 
 TEST(CheckOwnDecisions, SmtDumpWritesOneQueryPerFile) {
   CheckArguments args = own("x > 20");
-  const auto dir = std::filesystem::temp_directory_path() / "skipsound_check_dump";
-  std::filesystem::remove_all(dir);
+  const ScratchDirectory scratch("test");
+  const auto dir = scratch.path() / "dump";
   args.smt_dump_dir = dir.string();
   run(args);
   int dumped = 0;
@@ -158,7 +159,6 @@ TEST(CheckOwnDecisions, SmtDumpWritesOneQueryPerFile) {
     EXPECT_TRUE(contains(text.str(), "(check-sat)")) << text.str();
   }
   EXPECT_EQ(dumped, 1);
-  std::filesystem::remove_all(dir);
 }
 
 

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/values/scratch_directory.h"
 #include "proofs/gate/delta_skipping_suite.h"
 
 namespace skipsound {
@@ -115,13 +116,12 @@ TEST(DeltaSkippingSuite, EveryCaseCarriesItsProvenanceAndExpectations) {
 
 // A case that does not load, and a predicate marked "needs" that parses, are errors of its file.
 TEST(DeltaSkippingSuite, BadEntriesAreErrorsOfTheirCase) {
-  const fs::path dir = fs::path(testing::TempDir()) / ("skipsound_delta_suite_bad_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
-  fs::create_directories(dir);
+  const ScratchDirectory scratch("test");
+  const fs::path& dir = scratch.path();
   std::ofstream(dir / "broken.json") << "{ not json";
   std::ofstream(dir / "marked.json") << R"({"delta_test": "t", "schema": {"type": "struct", "fields": [{"name": "a", "type": "long", "nullable": true, "metadata": {}}]},
     "rows": [{"a": 1}], "predicates": [{"sql": "a > 5", "delta": "miss", "needs": "grammar"}]})";
   const std::vector<DeltaSuiteCase> cases = run_delta_skipping_suite(dir);
-  fs::remove_all(dir);
   ASSERT_EQ(cases.size(), 2u);
   EXPECT_EQ(cases[0].name, "broken");
   EXPECT_TRUE(cases[0].failed());
@@ -134,15 +134,14 @@ TEST(DeltaSkippingSuite, BadEntriesAreErrorsOfTheirCase) {
 // "exact": true (the rule corpus) makes a skip Delta does not make a finding, sound or not; without
 // it the same skip is only counted beyond Delta.
 TEST(DeltaSkippingSuite, AnExactCaseFailsOnASkipBeyondDelta) {
-  const fs::path dir = fs::path(testing::TempDir()) / ("skipsound_delta_suite_exact_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
-  fs::create_directories(dir);
+  const ScratchDirectory scratch("test");
+  const fs::path& dir = scratch.path();
   const std::string body = R"("schema": {"type": "struct", "fields": [{"name": "a", "type": "long", "nullable": true, "metadata": {}}]},
     "rows": [{"a": 1}], "predicates": [{"sql": "a > 5", "delta": "hit"}]})";
   std::ofstream(dir / "exact.json") << R"({"delta_test": "t", "exact": true, )" << body;
   std::ofstream(dir / "loose.json") << R"({"delta_test": "t", )" << body;
   std::ofstream(dir / "not-a-flag.json") << R"({"delta_test": "t", "exact": "yes", )" << body;
   const std::vector<DeltaSuiteCase> cases = run_delta_skipping_suite(dir);
-  fs::remove_all(dir);
   ASSERT_EQ(cases.size(), 3u);
   EXPECT_EQ(cases[0].name, "exact");
   ASSERT_EQ(cases[0].extra.size(), 1u);

@@ -12,11 +12,12 @@
 #include <nlohmann/json.hpp>
 
 #include "model/values/input_error.h"
+#include "model/values/scratch_directory.h"
 #include "proofs/gate/bad_input_corpus.h"
-#include "proofs/perfile/corpus.h"
 #include "proofs/gate/gate_report.h"
 #include "proofs/gate/junit_report.h"
 #include "proofs/gate/mutant_hunt.h"
+#include "proofs/perfile/corpus.h"
 #include "proofs/scenario/scenario.h"
 
 namespace skipsound {
@@ -172,8 +173,8 @@ TEST(Gate, FindingsAreWrittenAsReplayableFiles) {
   o.trials_per_category = 100;
   o.mutants = {Mutant::AppendSuppression, Mutant::LeAsLt};
   const GateReport report = run_gate(o);
-  const std::string dir = (std::filesystem::temp_directory_path() / "skipsound-gate-test").string();
-  std::filesystem::remove_all(dir);
+  const ScratchDirectory scratch("test");
+  const std::string dir = (scratch.path() / "findings").string();
   const std::vector<std::string> written = write_gate_findings(report, dir);
   ASSERT_EQ(written.size(), 2u);
   smt::Oracle oracle;
@@ -181,7 +182,6 @@ TEST(Gate, FindingsAreWrittenAsReplayableFiles) {
   expect_scenario_finding_reproduces(written[0], oracle);
   EXPECT_EQ(std::filesystem::path(written[1]).filename(), "mutant-le-as-lt.json");
   expect_corpus_finding_reproduces(written[1], oracle);
-  std::filesystem::remove_all(dir);
 }
 
 // The counts a gate run is judged by, one line per phase, category and mutant (no timings).
@@ -326,15 +326,18 @@ TEST(Gate, VerdictCountsForAFixedSeedArePinned) {
 namespace skipsound {
 namespace {
 
-// A scenario corpus of two files whose expectations are wrong: two corpus findings.
+// A scenario corpus of two files whose expectations are wrong: two corpus findings. Written once
+// per test process and removed at its exit.
 std::string corpus_of_two_wrong_expectations() {
-  const auto dir = std::filesystem::temp_directory_path() / "skipsound-gate-fail-fast-corpus";
-  std::filesystem::create_directories(dir);
-  for (const char* name : {"a.scn", "b.scn"}) {
-    std::ofstream(dir / name) << "schema: id long\nfile f0: range id 0 10\nT1: INSERT range id 100 110\n"
-                                 "commit: T1\nexpect T1: missed-conflict\n";
-  }
-  return dir.string();
+  static const ScratchDirectory dir = [] {
+    ScratchDirectory made("test");
+    for (const char* name : {"a.scn", "b.scn"}) {
+      std::ofstream(made.path() / name) << "schema: id long\nfile f0: range id 0 10\nT1: INSERT range id 100 110\n"
+                                           "commit: T1\nexpect T1: missed-conflict\n";
+    }
+    return made;
+  }();
+  return dir.path().string();
 }
 
 GateOptions gate_with_a_corpus_finding(FailFast fail_fast) {
@@ -384,20 +387,20 @@ TEST(GateFailFast, PhaseStopsTheCorpusAtItsFirstFindingAndRunsTheRest) {
   EXPECT_EQ(report.outcome(), GateOutcome::Fail);
 }
 
-// The bad-input corpus runs with the corpus (here with /bin/sh standing in for skipsound): a case
-// whose exit status or message differs is a finding of its cases.txt line; with --fail-fast the
-// cases after it are dropped.
+// The bad-input corpus runs with the corpus (here with /bin/sh standing in for skipsound, the
+// gate's binary, so that each case's arguments are a script): a case whose exit status or message
+// differs is a finding of its cases.txt line; with --fail-fast the cases after it are dropped.
 TEST(Gate, ABadInputAcceptedIsACorpusFinding) {
-  const auto dir = std::filesystem::temp_directory_path() / "skipsound-gate-bad-inputs";
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "cases.txt") << "# name | command | exit status | message\n"
-                                      "stats-refused | {skipsound} -c 'echo stats: numRecords; exit 2' | 2 | stats: numRecords\n"
-                                      "stats-accepted | {skipsound} -c 'echo 1 keep' | 2 | stats: numRecords\n"
-                                      "stats-also-accepted | {skipsound} -c 'exit 0' | 2 | x\n";
+  const ScratchDirectory dir("test");
+  std::ofstream(dir.path() / "cases.txt")
+      << "# three cases\n"
+         R"({"name": "stats-refused", "args": ["-c", "echo stats: numRecords; exit 2"], "exit": 2, "message": "stats: numRecords"})" "\n"
+         R"({"name": "stats-accepted", "args": ["-c", "echo 1 keep"], "exit": 2, "message": "stats: numRecords"})" "\n"
+         R"({"name": "stats-also-accepted", "args": ["-c", "exit 0"], "exit": 2, "message": "x"})" "\n";
   for (FailFast fail_fast : {FailFast::Off, FailFast::Phase}) {
     GateOptions o = gate_with_a_corpus_finding(fail_fast);
     o.corpus_dir.clear();
-    o.bad_input_dir = dir.string();
+    o.bad_input_dir = dir.path().string();
     o.skipsound_binary = "/bin/sh";
     const GateReport report = run_gate(o);
     ASSERT_EQ(report.corpus.size(), fail_fast == FailFast::Off ? 3u : 2u);
@@ -406,31 +409,17 @@ TEST(Gate, ABadInputAcceptedIsACorpusFinding) {
     EXPECT_EQ(report.corpus[1].file, "bad-inputs/cases.txt:3 stats-accepted");
     EXPECT_EQ(report.corpus[1].problems,
               (std::vector<std::string>{"exit status 0, expected 2", "the output lacks: stats: numRecords"}));
+    EXPECT_EQ(report.corpus[1].report, "  $ skipsound -c \"echo 1 keep\"\n1 keep\n");
     EXPECT_EQ(report.outcome(), GateOutcome::Fail);
   }
-  std::filesystem::remove_all(dir);
-}
-
-TEST(Gate, ABadInputCorpusLineWithoutItsFieldsNamesItsLine) {
-  const auto dir = std::filesystem::temp_directory_path() / "skipsound-gate-bad-inputs-malformed";
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "cases.txt") << "ok | {skipsound} x | 2 | y\nbroken | {skipsound} x | 2\n";
-  try {
-    load_bad_input_cases(dir);
-    ADD_FAILURE() << "no InputError";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("cases.txt:2: expected 4 fields"), std::string::npos) << e.what();
-  }
-  std::ofstream(dir / "cases.txt") << "no-binary | sh -c true | 0 | y\n";
-  EXPECT_THROW(load_bad_input_cases(dir), InputError);
-  std::filesystem::remove_all(dir);
 }
 
 // Delta's skipping suite is judged with the corpus: a skip Delta makes that the checker does not
 // make (here Delta's "miss" is a made-up expectation: a row of the file matches) fails the gate as
 // a finding of that case's file, named with the predicate.
 TEST(Gate, ALostDeltaSkipIsACorpusFinding) {
-  const auto dir = std::filesystem::temp_directory_path() / "skipsound-gate-delta-suite";
+  const ScratchDirectory scratch("test");
+  const std::filesystem::path dir = scratch.path() / "delta-suite";
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "made-up.json")
       << R"({"delta_test": "t", "schema": {"type": "struct", "fields": [{"name": "a", "type": "long", "nullable": true, "metadata": {}}]},
@@ -439,9 +428,8 @@ TEST(Gate, ALostDeltaSkipIsACorpusFinding) {
   o.corpus_dir.clear();
   o.skip_suite_dirs = {dir.string()};
   const GateReport report = run_gate(o);
-  std::filesystem::remove_all(dir);
   ASSERT_EQ(report.corpus.size(), 1u);
-  EXPECT_EQ(report.corpus.front().file, "skipsound-gate-delta-suite/made-up.json");
+  EXPECT_EQ(report.corpus.front().file, "delta-suite/made-up.json");
   ASSERT_EQ(report.corpus.front().problems.size(), 1u);
   EXPECT_EQ(report.corpus.front().problems.front().rfind("LOST SKIP: `a > 0`: Delta skips the file", 0), 0u)
       << report.corpus.front().problems.front();

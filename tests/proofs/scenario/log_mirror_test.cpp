@@ -4,8 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 
 #include "proofs/scenario/scenario.h"
 
@@ -39,20 +37,6 @@ TEST(LogMirror, ASoundRunReplaysToTheModelsTable) {
 
 TEST(LogMirror, ASoundRunLoadsFromItsTableDirectoryAtEveryVersion) {
   EXPECT_EQ(log_problems("log: directory\n"), std::vector<std::string>{});
-}
-
-TEST(LogMirror, TheScratchDirectoryGoesWithEverythingInIt) {
-  std::filesystem::path where;
-  {
-    ScratchDirectory dir;
-    where = dir.path();
-    std::filesystem::create_directory(where / "_delta_log");
-    std::ofstream(where / "_delta_log" / "00000000000000000000.json") << "{}\n";
-    ASSERT_TRUE(std::filesystem::is_directory(where));
-    const ScratchDirectory moved(std::move(dir));
-    EXPECT_EQ(moved.path(), where);
-  }
-  EXPECT_FALSE(std::filesystem::exists(where));
 }
 
 TEST(LogMirror, WithoutTheDirectiveNothingIsReplayed) {

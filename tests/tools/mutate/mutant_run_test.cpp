@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "model/values/scratch_directory.h"
 #include "tools/mutate/mutant_run.h"
 
 namespace skipsound::mutation {
@@ -16,18 +17,12 @@ std::string read(const std::filesystem::path& p) { return read_text_file(p.strin
 class MutantRun : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = std::filesystem::temp_directory_path() /
-            ("skipsound-mutant-run-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    std::filesystem::remove_all(root_);
-    std::filesystem::create_directories(root_);
     std::ofstream(root_ / "code.cpp") << kSource;
     config_.source_root = root_.string();
     config_.work_dir = (root_ / "work").string();
     config_.build_command = {"true"};
     config_.gate_timeout = 5;
   }
-  void TearDown() override { std::filesystem::remove_all(root_); }
-
   // The mutant of `code.cpp` that turns `<` into `<=`.
   Candidate relational() const {
     for (const Mutation& m : enumerate_mutations(kSource)) {
@@ -42,7 +37,8 @@ class MutantRun : public ::testing::Test {
   }
 
   static constexpr const char* kSource = "bool f(int a, int b) { return a < b; }\n";
-  std::filesystem::path root_;
+  const ScratchDirectory scratch_{"test"};
+  const std::filesystem::path root_ = scratch_.path();
   RunConfig config_;
 };
 

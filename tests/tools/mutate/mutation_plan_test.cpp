@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 
+#include "model/values/scratch_directory.h"
 #include "tools/mutate/mutation_plan.h"
 
 namespace skipsound::mutation {
@@ -15,20 +16,17 @@ namespace {
 class MutationPlan : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = std::filesystem::temp_directory_path() / ("skipsound-plan-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
-                                                      ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(root_ / "src");
     std::ofstream(root_ / "src" / "a.cpp") << "bool f(int x) {\n  if (x < 3) return true;\n  return x == 7;\n}\n";
     std::ofstream(root_ / "src" / "b.cpp") << "int g(int y) {\n  return y + 1;\n}\n";
     std::ofstream(root_ / "src" / "notes.txt") << "x < 1\n";
   }
-  void TearDown() override { std::filesystem::remove_all(root_); }
-
   std::vector<Candidate> all() const {
     return enumerate_candidates(root_.string(), expand_patterns(root_.string(), {"src/*.cpp"}));
   }
 
-  std::filesystem::path root_;
+  const ScratchDirectory scratch_{"test"};
+  const std::filesystem::path root_ = scratch_.path();
 };
 
 std::vector<size_t> indexes(const std::vector<Candidate>& cs) {

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/values/scratch_directory.h"
 #include "tools/mutate/mutation_report.h"
 
 namespace skipsound::mutation {
@@ -100,7 +101,8 @@ TEST(MutationReport, AnEarlierRunChoosesTheSurvivorsOrTheRest) {
 }
 
 TEST(MutationReport, ABadTriageEntryIsNamedByItsJsonPath) {
-  const auto path = std::filesystem::temp_directory_path() / "skipsound-triage-test.json";
+  const ScratchDirectory dir("test");
+  const auto path = dir.path() / "triage.json";
   std::ofstream(path) << R"([{"file": "a", "operator": "relational", "before": "x", "after": "y", "verdict": "maybe", "reason": "r"}])";
   try {
     load_triage(path.string());
@@ -110,7 +112,6 @@ TEST(MutationReport, ABadTriageEntryIsNamedByItsJsonPath) {
   }
   std::ofstream(path) << R"([{"file": "a"}])";
   EXPECT_THROW(load_triage(path.string()), std::runtime_error);
-  std::filesystem::remove(path);
 }
 
 }  // namespace
