@@ -1,4 +1,4 @@
-// Dependencies point one way (README "Layout"): every source file belongs to one module of the
+// Dependencies point one way (docs/architecture.md): every source file belongs to one module of the
 // table below, includes only its own module and the modules below it, and no chain of includes
 // leads back to the file it starts from; only cli/ (and what drives it: tests, fuzzers) includes
 // CLI11. The table is the CMake one (CMakeLists.txt's skipsound_module calls); a test holds the

@@ -433,7 +433,7 @@ TEST(CodePoints, RenumberingKeepsOrderAndGaps) {
   EXPECT_EQ(map.decode(map.lowest()), char32_t{0});
 }
 
-// Z3 4.8 can crash on the check after one it abandoned (README "Z3 crashes"): after an UNKNOWN the
+// Z3 4.8 can crash on the check after one it abandoned (docs/testing.md, "Z3 crashes"): after an UNKNOWN the
 // oracle answers from a fresh context, and answers correctly.
 TEST(Oracle, AQueryLeftUnknownRenewsTheSolverAndTheNextQueryIsAnswered) {
   const Schema schema = schema_of({{"x", TypeKind::Long}, {"y", TypeKind::Long}, {"z", TypeKind::Long}});

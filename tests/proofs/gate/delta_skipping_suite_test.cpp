@@ -1,6 +1,6 @@
 // Delta's own skipping suite (proofs/gate/delta_skipping_suite.h) over tests/corpus/delta-skipping/:
 // every file whose rows make the predicate TRUE is kept, every skip Delta makes is made, every
-// difference is printed (README "Delta's own skipping suite" lists the rest with the reason).
+// difference is printed (docs/delta-conformance.md, "Delta's own skipping suite" lists the rest with the reason).
 // The gate judges the same cases with its corpus; these tests pin what the suite reports.
 #include <gtest/gtest.h>
 

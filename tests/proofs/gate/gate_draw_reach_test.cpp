@@ -1,4 +1,4 @@
-// The default gate's own draw reaches every form and shape the README names: the per-file cases
+// The default gate's own draw reaches every form and shape docs/gate.md names: the per-file cases
 // and the explorer's worlds are re-drawn exactly as the default gate draws them (same seed, same
 // budgets, same generation size), labelled, and every label must occur. The distribution is
 // printed, so a generator change that starves a form shows before it fails.

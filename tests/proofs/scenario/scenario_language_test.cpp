@@ -1,4 +1,4 @@
-// The scenario language beyond the corpus: the format text the README quotes, the timeline
+// The scenario language beyond the corpus: the format text docs/scenario-language.md quotes, the timeline
 // (history steps, `@vN`), the expectations that name winners, files, survivors and DVs, MERGE's
 // clauses, RESTORE and INSERT SELECT, and the errors each new directive gives on bad input.
 #include <fstream>
@@ -26,12 +26,12 @@ std::string error_of(const std::string& text) {
 
 ScenarioRun run_text(const std::string& text) { return run_scenario(parse_scenario(text, "s.scn")); }
 
-TEST(ScenarioLanguage, TheReadmeQuotesTheHelpFormatVerbatim) {
-  std::ifstream in(std::string(SKIPSOUND_SOURCE_DIR) + "/README.md");
-  std::ostringstream readme;
-  readme << in.rdbuf();
-  EXPECT_NE(readme.str().find("```\n" + scenario_format() + "```\n"), std::string::npos)
-      << "README.md's scenario format block differs from scenario_format()";
+TEST(ScenarioLanguage, TheGuideQuotesTheHelpFormatVerbatim) {
+  std::ifstream in(std::string(SKIPSOUND_SOURCE_DIR) + "/docs/scenario-language.md");
+  std::ostringstream guide;
+  guide << in.rdbuf();
+  EXPECT_NE(guide.str().find("```\n" + scenario_format() + "```\n"), std::string::npos)
+      << "docs/scenario-language.md's scenario format block differs from scenario_format()";
 }
 
 // A transaction declared after a history step starts there; `@v0` starts before it. The one
