@@ -173,7 +173,7 @@ TEST(ReadmeExamples, TheConventionPicksCommandLinesInBlocksOnly) {
 }
 
 TEST(ReadmeExamples, TheReadmeAndTheCommandGuidesHaveTheirExamples) {
-  for (const char* document : {"README.md", "docs/cli.md", "docs/scenario-language.md", "docs/gate.md"})
+  for (const char* document : {"README.md", "docs/cli.md", "docs/scenario-language.md"})
     EXPECT_GE(examples_of(document).size(), 3u) << document << "'s examples no longer follow the convention";
 }
 
