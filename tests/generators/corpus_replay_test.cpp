@@ -41,8 +41,9 @@ TEST(PerFileCorpus, CoversSoundVerdictsAndEveryPerFileMutant) {
   std::set<Mutant> killed;
   for (const std::string& file : corpus_files()) {
     const CorpusCase c = load_corpus_case(file);
-    if (c.mutant == Mutant::None) sound_outcomes.insert(c.expected);
-    const bool fails = is_finding(c.expected) || c.expected_stats_inconsistent || c.expected_log_differs;
+    ASSERT_TRUE(c.expected.has_value()) << file << ": the corpus pins exact outcomes";
+    if (c.mutant == Mutant::None) sound_outcomes.insert(*c.expected);
+    const bool fails = is_finding(*c.expected) || c.expected_stats_inconsistent || c.expected_log_differs;
     if (c.mutant != Mutant::None && fails) killed.insert(c.mutant);
   }
   EXPECT_TRUE(sound_outcomes.count(DecisionOutcome::SoundSkip));
