@@ -47,6 +47,16 @@ const nlohmann::json& required(const nlohmann::json& j, const char* key) {
   return j.at(key);
 }
 
+// A required key's value as T; a value of another type is named by its key.
+template <class T>
+T required_as(const nlohmann::json& j, const char* key) {
+  try {
+    return required(j, key).get<T>();
+  } catch (const nlohmann::json::type_error& e) {
+    throw InputError(std::string("corpus case: \"") + key + "\": " + json_message(e));
+  }
+}
+
 // One statsColumns entry in Delta's syntax ("s.x", "`a.b`"), read by the table property's parser.
 ColumnPath stats_column_from_text(const std::string& text) {
   const std::vector<ColumnPath> columns =
@@ -57,13 +67,13 @@ ColumnPath stats_column_from_text(const std::string& text) {
 
 StatsConfig stats_config_from_json(const nlohmann::json& j) {
   StatsConfig config;
-  config.num_indexed_cols = required(j, "numIndexedCols").get<int>();
+  config.num_indexed_cols = required_as<int>(j, "numIndexedCols");
   if (j.contains("statsColumns")) {
     std::vector<ColumnPath> columns;
     for (const auto& c : j.at("statsColumns")) columns.push_back(stats_column_from_text(c.get<std::string>()));
     config.stats_columns = columns;
   }
-  config.partition_columns = required(j, "partitionColumns").get<std::vector<std::string>>();
+  config.partition_columns = required_as<std::vector<std::string>>(j, "partitionColumns");
   return config;
 }
 
@@ -127,14 +137,14 @@ CorpusCase corpus_case_from_json(const nlohmann::json& j) {
     }
     c.expected_stats_inconsistent = j.value("expectedStatsAudit", "consistent") == "inconsistent";
     c.expected_log_differs = j.value("expectedLog", "as-written") == "differs";
-    c.predicate = parse_and_bind(required(j, "predicate").get<std::string>(), c.table.schema);
-    const auto mutant_text = required(j, "mutant").get<std::string>();
+    c.predicate = parse_and_bind(required_as<std::string>(j, "predicate"), c.table.schema);
+    const auto mutant_text = required_as<std::string>(j, "mutant");
     const auto mutant = mutant_text == "none" ? std::optional(Mutant::None) : mutant_from_name(mutant_text);
     if (!mutant) throw InputError("corpus case: unknown mutant \"" + mutant_text + "\"");
     c.mutant = *mutant;
     if (j.contains("seed")) c.seed = j.at("seed").get<uint64_t>();
     c.observed = j.value("observed", "");
-    const auto expected_text = required(j, "expected").get<std::string>();
+    const auto expected_text = required_as<std::string>(j, "expected");
     if (expected_text != "sound") {
       c.expected = outcome_from_name(expected_text);
       if (!c.expected) throw InputError("corpus case: unknown expected outcome \"" + expected_text + "\"");

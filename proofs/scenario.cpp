@@ -119,6 +119,15 @@ are case-insensitive; the file is a timeline, read top to bottom):
   expect dv f0: 10, 20                    the one live add of f0 at the end has exactly this
                                           DV (physical positions; `none`: no DV)
   expect dv f0: cardinality 2             ... or a DV of that many positions
+
+ Findings (every run is judged as the explorer judges a trial: the serial oracle's missed
+ conflicts and wrong results, every conflict-time skip put to the per-file oracle, an error the
+ conflict filter hid behind a keep, a log that reads back otherwise; each fails the file unless
+ an `expect T:` line above names it or the file expects it here)
+  expect findings: none                   says so outright: what `gate --out` writes, so that a
+                                          saved finding fails while the bug is there
+  expect mutant: killed                   the run must show a finding under the file's mutant,
+                                          and every finding is expected: a pinned kill
 )FORMAT";
   return kFormat;
 }

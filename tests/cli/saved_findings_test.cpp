@@ -137,5 +137,31 @@ TEST(SavedFindings, TheExplorersWrongResultAndLogReadBackFailUnderTheirMutantAnd
       "LOG READ-BACK: ");
 }
 
+// What `replay` cannot read exits 2 naming the file and where, never nlohmann's exception text.
+TEST(SavedFindings, AFileReplayCannotReadIsNamedWithWhereItIsWrong) {
+  const ScratchFolder scratch("skipsound-replay-bad-files");
+  const auto write = [&](const char* name, const char* text) { std::ofstream(scratch.path() / name) << text; };
+  write("scenario-named-json.json", "# a scenario\nschema: id long\n");
+  write("late-syntax-error.json", "{\n  \"schema\": 1,\n  \"rows\": tru\n}\n");
+  write("wrong-type.json",
+        R"({"schema": {"type": "struct", "fields": []}, "statsConfig": {"numIndexedCols": "x", "partitionColumns": []}})");
+  write("directive.scn", "schema: id long\nexpect findings: some\n");
+  const std::vector<std::pair<const char*, const char*>> cases = {
+      {"scenario-named-json.json",
+       "scenario-named-json.json:1:1: not valid JSON: syntax error while parsing value - invalid literal; last read: "
+       "'#' (a per-file case is JSON; a scenario file is read when its name ends in .scn)"},
+      {"late-syntax-error.json", "late-syntax-error.json:3:"},
+      {"wrong-type.json", "wrong-type.json: corpus case: \"numIndexedCols\": type must be number, but is string"},
+      {"directive.scn", "directive.scn:2: expected 'expect findings: none', got 'some'"},
+  };
+  for (const auto& [file, message] : cases) {
+    SCOPED_TRACE(file);
+    const test::ProcessOutcome replayed = test::run_skipsound(std::string("replay ") + file, scratch.path().string());
+    EXPECT_EQ(replayed.exit_code, 2) << replayed.output;
+    EXPECT_NE(replayed.output.find(message), std::string::npos) << replayed.output;
+    EXPECT_EQ(replayed.output.find("json.exception"), std::string::npos) << replayed.output;
+  }
+}
+
 }  // namespace
 }  // namespace skipsound
