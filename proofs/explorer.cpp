@@ -600,11 +600,11 @@ InterleavingFinding shrink_finding(WorldCategory category, uint64_t seed, Mutant
   return finding;
 }
 
-// The conflict-time skip queries are in the interval procedure's fragment (comparisons, IN and
-// ranges on id, x and p): it answers them (skip_oracle_options). With a second solver, one trial
-// in kCrossCheckTrialStride (by trial index, so the same seed re-asks the same trials whatever the
-// threads) goes to Z3 alone with its query text kept, and the second solver re-asks those queries.
-// One worker's oracles, reused across chunks and categories.
+// One worker's oracles, reused across chunks and categories. The conflict-time skip queries are in
+// the interval procedure's fragment (comparisons, IN and ranges on id, x and p): it answers them
+// (skip_oracle_options). With a second solver, one trial in kCrossCheckTrialStride (by trial
+// index, so the same seed re-asks the same trials whatever the threads) goes to Z3 alone with its
+// query text kept, and the second solver re-asks those queries.
 struct TrialOracles {
   explicit TrialOracles(bool cross_checked) : fast(skip_oracle_options()) {
     if (cross_checked) recording.emplace(skip_oracle_options(true));
