@@ -187,6 +187,14 @@ FileStats writer_stats(const TableShape& table, const std::vector<Row>& rows, in
                        with_tight_bounds);
 }
 
+void drop_stats_fields(FileStats& stats, const Schema& schema, const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    for (const StatsField& field : present_fields(stats, schema)) {
+      if (field.name == name) field.remove(stats);
+    }
+  }
+}
+
 const char* stats_history_name(StatsHistory h) {
   switch (h) {
     case StatsHistory::Written: return "written";

@@ -92,14 +92,17 @@ nlohmann::json stats_config_to_json(const StatsConfig& config) {
 FileStats stats_by_recipe(const generators::TableShape& table, const generators::GeneratedFile& file,
                           StatsRecipe recipe, Mutant writer_mutant) {
   const bool tight = recipe.tight_bounds || recipe.widened_by_one_delete;
-  const FileStats collected = generators::writer_stats(table, file.rows, file.absent_leaves, writer_mutant, tight);
-  return recipe.widened_by_one_delete ? widen_for_deletion_vector(collected, 0) : collected;
+  FileStats stats = generators::writer_stats(table, file.rows, file.absent_leaves, writer_mutant, tight);
+  if (recipe.widened_by_one_delete) stats = widen_for_deletion_vector(stats, 0);
+  generators::drop_stats_fields(stats, table.schema, recipe.dropped);
+  return stats;
 }
 
 std::optional<StatsRecipe> recipe_of(const generators::TableShape& table, const generators::GeneratedFile& file,
                                      Mutant writer_mutant) {
   const nlohmann::json stats = stats_to_json(file.stats, table.schema);
-  for (const StatsRecipe recipe : {StatsRecipe{false, false}, StatsRecipe{true, false}, StatsRecipe{false, true}}) {
+  for (const StatsRecipe& recipe : {StatsRecipe{false, false, file.dropped}, StatsRecipe{true, false, file.dropped},
+                                    StatsRecipe{false, true, file.dropped}}) {
     if (stats_to_json(stats_by_recipe(table, file, recipe, writer_mutant), table.schema) == stats) return recipe;
   }
   return std::nullopt;
@@ -125,7 +128,8 @@ CorpusCase corpus_case_from_json(const nlohmann::json& j) {
     if (j.contains("collectStats")) {
       if (j.contains("stats")) throw InputError("corpus case: \"stats\" and \"collectStats\" exclude each other");
       const nlohmann::json& recipe = j.at("collectStats");
-      c.stats_recipe = StatsRecipe{recipe.value("tightBounds", false), recipe.value("widenedByOneDelete", false)};
+      c.stats_recipe = StatsRecipe{recipe.value("tightBounds", false), recipe.value("widenedByOneDelete", false),
+                                   recipe.value("dropped", std::vector<std::string>{})};
     } else {
       c.file.stats = stats_from_json(required(j, "stats"), c.table.schema);
     }
@@ -187,8 +191,10 @@ nlohmann::json corpus_case_to_json(const CorpusCase& c) {
                       {"expected", c.expected ? outcome_name(*c.expected) : "sound"}};
   if (!c.observed.empty()) j["observed"] = c.observed;
   if (c.stats_recipe) {
-    j["collectStats"] = c.stats_recipe->widened_by_one_delete ? nlohmann::json{{"widenedByOneDelete", true}}
-                                                               : nlohmann::json{{"tightBounds", c.stats_recipe->tight_bounds}};
+    const StatsRecipe& recipe = *c.stats_recipe;
+    j["collectStats"] = recipe.widened_by_one_delete ? nlohmann::json{{"widenedByOneDelete", true}}
+                                                     : nlohmann::json{{"tightBounds", recipe.tight_bounds}};
+    if (!recipe.dropped.empty()) j["collectStats"]["dropped"] = recipe.dropped;
   } else {
     j["stats"] = stats_to_json(c.file.stats, c.table.schema);
   }

@@ -8,10 +8,11 @@
 //    "statsConfig": {"numIndexedCols": 32, "statsColumns": ["a.b"] (optional), "partitionColumns": []},
 //    "rows": [{"values": {...}, "deleted": false}, ...],
 //    "stats": <Delta stats JSON>,
-//      or instead "collectStats": {"tightBounds": false} or {"widenedByOneDelete": true}: the writer
-//      collects the stats from the rows when the case replays, under the case's mutant (and widens
-//      them for the DV, as one DV delete does) — what `gate --out` saves when the rows determine
-//      the stats, so that a writer bug is gone once the writer is fixed,
+//      or instead "collectStats": {"tightBounds": false} or {"widenedByOneDelete": true}, either
+//      with "dropped": ["max(c1)", ...] (optional): the writer collects the stats from the rows
+//      when the case replays, under the case's mutant (widens them for the DV, as one DV delete
+//      does; removes the fields named) — what `gate --out` saves when the rows determine the
+//      stats, so that a writer bug is gone once the writer is fixed,
 //    "predicate": "x >= 5",
 //    "mutant": "none" | "le-as-lt" | ...,
 //    "seed": 123 (optional),
@@ -29,6 +30,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -41,10 +43,12 @@
 namespace skipsound {
 
 // How the writer made a file's stats when its rows alone determine them: collected (with
-// tightBounds:true or not), or collected and widened by one DV delete (docs/semantics.md §4).
+// tightBounds:true or not), or collected and widened by one DV delete (docs/semantics.md §4);
+// then some fields removed.
 struct StatsRecipe {
   bool tight_bounds = false;
   bool widened_by_one_delete = false;
+  std::vector<std::string> dropped = {};  // as GeneratedFile::dropped names them
 };
 FileStats stats_by_recipe(const generators::TableShape& table, const generators::GeneratedFile& file,
                           StatsRecipe recipe, Mutant writer_mutant);

@@ -111,10 +111,11 @@ int explore_files(const ExploreOptions& options) {
         const auto path = (std::filesystem::path(options.save_dir) /
                            ("finding-" + std::to_string(seed) + "-" + std::to_string(trial) + "-" +
                             std::to_string(i) + ".json")).string();
-        // Saved expecting no finding, so that it fails while the bug is there (proofs/corpus.h).
+        // Saved as `gate --out` saves a case, so that it fails while the bug is there (proofs/corpus.h).
         CorpusCase finding{"found by skipsound explore --files", c.table, c.file, c.predicates[i], *mutant, seed,
                            std::nullopt};
         finding.observed = replay_verdicts_text(d.outcome, check.stats_inconsistent(), !check.log.consistent());
+        finding.stats_recipe = recipe_of(c.table, c.file, *mutant);
         save_corpus_case(finding, path);
         std::cout << "saved " << path << std::endl;
         ++saved;
