@@ -16,7 +16,7 @@
 
 #include "model/sql/schema.h"
 #include "model/values/input_error.h"
-#include "proofs/cli/check_command.h"
+#include "cli/check_command.h"
 
 namespace {
 

@@ -24,7 +24,7 @@ enum class StatsHistory {
 const char* stats_history_name(StatsHistory h);
 
 // How the file reaches a reader: the choices a Delta writer makes when it logs the file, which
-// the log text must survive (proofs/per_file_log.h writes it, the production reader reads it).
+// the log text must survive (proofs/perfile/per_file_log.h writes it, the production reader reads it).
 struct LogShape {
   int timestamp_offset_minutes = 0;  // timestamp stats written at this zone offset (0: with Z)
   bool add_before_remove = false;    // a DV update lists its add before its remove (Delta allows either)
@@ -51,7 +51,7 @@ struct GeneratedFile {
 rc::Gen<GeneratedFile> file_for(const TableShape& table, Mutant writer_mutant = Mutant::None);
 
 // The stats the writer records for `rows` of a file whose last `absent_leaves` leaves it never
-// saw: a Written file's stats, re-collected when a saved case replays (proofs/corpus.h).
+// saw: a Written file's stats, re-collected when a saved case replays (proofs/perfile/corpus.h).
 FileStats writer_stats(const TableShape& table, const std::vector<Row>& rows, int absent_leaves,
                        Mutant writer_mutant, bool with_tight_bounds);
 // Removes the stats fields named as GeneratedFile::dropped names them ("max(c1)", "numRecords");

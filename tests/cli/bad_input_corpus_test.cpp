@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "proofs/bad_input_corpus.h"
+#include "proofs/gate/bad_input_corpus.h"
 
 namespace skipsound {
 namespace {

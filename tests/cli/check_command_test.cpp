@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "model/values/input_error.h"
-#include "proofs/cli/check_command.h"
-#include "proofs/cli/cli.h"
+#include "cli/check_command.h"
+#include "cli/cli.h"
 
 namespace skipsound::cli {
 namespace {

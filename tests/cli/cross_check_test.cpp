@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "model/sql/binder.h"
-#include "proofs/cli/check_command.h"
-#include "proofs/cli/cli.h"
-#include "proofs/cross_check.h"
+#include "cli/check_command.h"
+#include "cli/cli.h"
+#include "proofs/oracles/cross_check.h"
 #include "smt/oracle.h"
 
 namespace skipsound {

@@ -21,8 +21,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "proofs/explorer.h"
-#include "proofs/gate_report.h"
+#include "proofs/explorer/explorer.h"
+#include "proofs/gate/gate_report.h"
 #include "tests/support/skipsound_process.h"
 
 namespace skipsound {

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "model/values/input_error.h"
-#include "proofs/cli/file_inputs.h"
+#include "cli/file_inputs.h"
 
 namespace skipsound::cli {
 namespace {

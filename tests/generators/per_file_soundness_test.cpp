@@ -10,9 +10,9 @@
 
 #include "generators/file_case.h"
 #include "generators/predicate_gen.h"
-#include "proofs/corpus.h"
-#include "proofs/per_file_properties.h"
-#include "proofs/gate.h"
+#include "proofs/perfile/corpus.h"
+#include "proofs/perfile/per_file_properties.h"
+#include "proofs/common/oracle_config.h"
 
 namespace skipsound {
 namespace {
