@@ -111,9 +111,12 @@ int explore_files(const ExploreOptions& options) {
         const auto path = (std::filesystem::path(options.save_dir) /
                            ("finding-" + std::to_string(seed) + "-" + std::to_string(trial) + "-" +
                             std::to_string(i) + ".json")).string();
-        save_corpus_case(CorpusCase{"found by skipsound explore --files", c.table, c.file, c.predicates[i],
-                                    *mutant, seed, d.outcome},
-                         path);
+        // Saved as `gate --out` saves a case: it fails while the bug is there (proofs/perfile/corpus.h).
+        CorpusCase finding{"found by skipsound explore --files", c.table, c.file, c.predicates[i], *mutant, seed,
+                           std::nullopt};
+        finding.observed = replay_verdicts_text(d.outcome, check.stats_inconsistent(), !check.log.consistent());
+        finding.stats_recipe = recipe_of(c.table, c.file, *mutant);
+        save_corpus_case(finding, path);
         std::cout << "saved " << path << std::endl;
         ++saved;
       }

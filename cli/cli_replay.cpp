@@ -1,35 +1,55 @@
-// `skipsound replay FILE...`: re-runs saved per-file cases (proofs/perfile/corpus.h) through the
-// production logic and both oracles, prints each as an Alive2-style report, and exits 0 when
-// every case gives the outcome its file expects, 1 when any differs (a regression, or a fix that
-// makes an expected counterexample disappear), 2 on bad input, 3 on an internal error.
+// `skipsound replay FILE...`: reproduces saved findings, whichever file the gate's `--out` wrote.
+// A `.scn` file is a scenario, run as `skipsound scenario` runs it; any other file is a per-file
+// case (proofs/perfile/corpus.h), re-run through the production logic and both oracles and
+// printed as an Alive2-style report. Exit 0 when every file gives what it expects, 1 when any
+// differs (a file `--out` wrote expects no finding, so it fails while the bug is there), 2 on bad
+// input, 3 on an internal error.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include "cli/cli.h"
+#include "cli/scenario_command.h"
 #include "proofs/perfile/corpus.h"
+#include "proofs/explorer/explorer.h"
 
 namespace skipsound::cli {
 
+namespace {
+
+int replay_per_file_case(const std::string& file, std::optional<Mutant> mutant, smt::Oracle& oracle) {
+  CorpusCase c = load_corpus_case(file);
+  if (mutant) c.mutant = *mutant;
+  const ReplayResult result = replay_corpus_case(c, oracle, "skipsound replay " + file);
+  std::cout << result.report << "\n";
+  return result.match == ReplayMatch::AsExpected ? kExitOk : kExitFinding;
+}
+
+}  // namespace
+
 void add_replay_command(CLI::App& app, int& exit_code) {
-  auto* command = app.add_subcommand("replay", "replay per-file corpus cases and compare with their expected outcomes");
+  auto* command = app.add_subcommand(
+      "replay", "replay saved findings (the gate's --out files: .scn scenarios, .json per-file cases) and "
+                "compare with what they expect");
   auto files = std::make_shared<std::vector<std::string>>();
-  auto mutant_override = std::make_shared<std::string>();
-  command->add_option("files", *files, "corpus case files (JSON)")->required()->check(CLI::ExistingFile);
-  command->add_option("--mutant", *mutant_override,
-                      "run under this mutant instead of the file's (the expected outcome still applies)");
-  command->callback([files, mutant_override, &exit_code] {
+  auto mutant = std::make_shared<std::string>();
+  command->add_option("files", *files, "scenario files (.scn) and per-file cases (JSON)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("--mutant", *mutant,
+                      "run under this mutant instead of the file's ('none': the sound checker); the expectations "
+                      "still apply");
+  command->callback([files, mutant, &exit_code] {
     exit_code = kExitOk;
-    smt::Oracle oracle;
+    const std::optional<Mutant> instead = mutant_option(*mutant);
+    smt::Oracle per_file_oracle;
+    smt::Oracle skip_oracle(skip_oracle_options());
     for (const std::string& file : *files) {
-      CorpusCase c = load_corpus_case(file);
-      if (!mutant_override->empty()) {
-        const auto m = *mutant_override == "none" ? std::optional(Mutant::None) : mutant_from_name(*mutant_override);
-        if (!m) throw InputError("unknown mutant \"" + *mutant_override + "\"");
-        c.mutant = *m;
-      }
-      const ReplayResult result = replay_corpus_case(c, oracle, "skipsound replay " + file);
-      std::cout << "== " << file << "\n" << result.report << "\n";
-      if (result.match == ReplayMatch::Differs) exit_code = kExitFinding;
+      std::cout << "== " << file << "\n";
+      const int code = std::filesystem::path(file).extension() == ".scn"
+                           ? run_scenario_file(file, instead, false, skip_oracle, std::cout)
+                           : replay_per_file_case(file, instead, per_file_oracle);
+      if (code != kExitOk) exit_code = kExitFinding;
     }
   });
 }

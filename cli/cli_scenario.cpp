@@ -1,33 +1,54 @@
-// `skipsound scenario [--json] FILE...`: replays scenario files (proofs/scenario/scenario.h) and prints
-// each report (text, or one JSON document per file with --json); `--help` prints the format.
-// Exit 1 when an expectation is not met (or the conflict filter hid an unexpected exception),
-// 2 on bad input, 3 on an internal error.
+// `skipsound scenario [--json] [--mutant M] FILE...`: replays scenario files
+// (proofs/scenario/scenario.h), judges every run as the explorer judges a trial, and prints each
+// report (text, or one JSON document per file with --json); `--help` prints the format. Exit 1 when an expectation is not
+// met (a finding the file does not expect is one), 2 on bad input, 3 on an internal error.
 #include <iostream>
+#include <memory>
 
 #include "cli/cli.h"
+#include "cli/scenario_command.h"
+#include "proofs/explorer/explorer.h"
 #include "proofs/scenario/interleaving_report.h"
 #include "proofs/scenario/scenario.h"
 
 namespace skipsound::cli {
+
+std::optional<Mutant> mutant_option(const std::string& name) {
+  if (name.empty()) return std::nullopt;
+  const auto mutant = mutant_from_name(name);
+  if (!mutant) throw InputError("unknown mutant \"" + name + "\"");
+  return mutant;
+}
+
+int run_scenario_file(const std::string& path, std::optional<Mutant> mutant, bool json, smt::Oracle& oracle,
+                      std::ostream& out) {
+  const Scenario scenario = load_scenario(path, mutant);
+  const ScenarioRun run = run_judged_scenario(scenario, oracle);
+  if (json) {
+    out << report_json(scenario, run).dump() << "\n";
+  } else {
+    out << render_report(scenario, run) << "\n";
+  }
+  return run.mismatches.empty() ? kExitOk : kExitFinding;
+}
 
 void add_scenario_command(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand("scenario", "replay scenario files and check their verdicts");
   command->footer(scenario_format());
   auto files = std::make_shared<std::vector<std::string>>();
   auto json = std::make_shared<bool>(false);
+  auto mutant = std::make_shared<std::string>();
   command->add_option("files", *files, "scenario files")->required()->check(CLI::ExistingFile);
   command->add_flag("--json", *json, "print each run as JSON (one document per line)");
-  command->callback([files, json, &exit_code] {
+  command->add_option("--mutant", *mutant,
+                      "run under this mutant instead of the file's `mutant:` line ('none': the sound checker); "
+                      "the expectations still apply");
+  command->callback([files, json, mutant, &exit_code] {
     exit_code = kExitOk;
+    smt::Oracle oracle(skip_oracle_options());
+    const std::optional<Mutant> instead = mutant_option(*mutant);
     for (const std::string& file : *files) {
-      const Scenario scenario = load_scenario(file);
-      const ScenarioRun run = run_scenario(scenario);
-      if (*json) {
-        std::cout << report_json(scenario, run).dump() << "\n";
-      } else {
-        std::cout << render_report(scenario, run) << "\n";
-      }
-      if (!run.mismatches.empty()) exit_code = kExitFinding;
+      if (run_scenario_file(file, instead, *json, oracle, std::cout) != kExitOk) exit_code = kExitFinding;
     }
   });
 }

@@ -147,7 +147,7 @@ GeneratedFile make_file(const TableShape& table, Mutant writer_mutant, std::vect
   file.deleted.assign(file.rows.size(), false);
   file.history = file.rows.empty() ? StatsHistory::Written : choices.history;
   const auto collect = [&](const std::vector<Row>& rows_seen, bool tight) {
-    return collect_stats(written_rows(rows_seen, file.absent_leaves), schema, config, writer_mutant, tight);
+    return writer_stats(table, rows_seen, file.absent_leaves, writer_mutant, tight);
   };
   const auto collect_tight = [&](const std::vector<Row>& rows_seen) { return collect(rows_seen, true); };
   switch (file.history) {
@@ -180,6 +180,20 @@ GeneratedFile make_file(const TableShape& table, Mutant writer_mutant, std::vect
 }
 
 }  // namespace
+
+FileStats writer_stats(const TableShape& table, const std::vector<Row>& rows, int absent_leaves,
+                       Mutant writer_mutant, bool with_tight_bounds) {
+  return collect_stats(written_rows(rows, absent_leaves), table.schema, table.stats_config, writer_mutant,
+                       with_tight_bounds);
+}
+
+void drop_stats_fields(FileStats& stats, const Schema& schema, const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    for (const StatsField& field : present_fields(stats, schema)) {
+      if (field.name == name) field.remove(stats);
+    }
+  }
+}
 
 const char* stats_history_name(StatsHistory h) {
   switch (h) {

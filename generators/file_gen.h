@@ -50,4 +50,12 @@ struct GeneratedFile {
 // `writer_mutant` reaches the stats writer (string-max-plain-prefix lives there).
 rc::Gen<GeneratedFile> file_for(const TableShape& table, Mutant writer_mutant = Mutant::None);
 
+// The stats the writer records for `rows` of a file whose last `absent_leaves` leaves it never
+// saw: a Written file's stats, re-collected when a saved case replays (proofs/perfile/corpus.h).
+FileStats writer_stats(const TableShape& table, const std::vector<Row>& rows, int absent_leaves,
+                       Mutant writer_mutant, bool with_tight_bounds);
+// Removes the stats fields named as GeneratedFile::dropped names them ("max(c1)", "numRecords");
+// a name the stats do not hold removes nothing.
+void drop_stats_fields(FileStats& stats, const Schema& schema, const std::vector<std::string>& names);
+
 }  // namespace skipsound::generators

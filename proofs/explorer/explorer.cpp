@@ -67,11 +67,17 @@ std::optional<ExprPtr> read_matching_a_live_row(const CandidateFile& file, const
   return std::nullopt;
 }
 
-void flag_unjustified_skip(TrialResult& result, const std::string& headline, const std::string& detail) {
+// Appends a finding; the first one gives the trial its verdict and headline.
+void add_finding(TrialResult& result, TrialVerdict verdict, RunFinding finding) {
   if (result.verdict == TrialVerdict::Sound) {
-    result.verdict = TrialVerdict::UnjustifiedSkip;
-    result.headline = headline;
+    result.verdict = verdict;
+    result.headline = finding.headline;
   }
+  result.findings.push_back(std::move(finding));
+}
+
+void flag_unjustified_skip(TrialResult& result, const std::string& headline, const std::string& detail) {
+  add_finding(result, TrialVerdict::UnjustifiedSkip, RunFinding{headline, detail, std::nullopt});
   result.report += detail + "\n";
 }
 
@@ -267,6 +273,14 @@ std::string expect_line(const std::string& name, const TransactionVerdict& v) {
 
 }  // namespace
 
+smt::OracleOptions skip_oracle_options(bool recording) {
+  smt::OracleOptions options;
+  options.record_smt2 = recording;
+  options.intervals_first = !recording;
+  options.interval_cross_check_stride = kIntervalCrossCheckStride;
+  return options;
+}
+
 const char* trial_verdict_name(TrialVerdict v) {
   switch (v) {
     case TrialVerdict::Sound: return "sound";
@@ -341,10 +355,8 @@ std::string world_scenario_text(const World& world, Mutant mutant, const std::ve
 
 TrialResult judge_run(const ScenarioRun& run, smt::Oracle& oracle, CrossChecker* cross_check) {
   TrialResult result;
-  const auto first_finding = [&](TrialVerdict verdict, std::string headline) {
-    if (result.verdict != TrialVerdict::Sound) return;
-    result.verdict = verdict;
-    result.headline = std::move(headline);
+  const auto found = [&](TrialVerdict verdict, std::string headline, std::optional<size_t> transaction = std::nullopt) {
+    add_finding(result, verdict, RunFinding{std::move(headline), "", transaction});
   };
   for (const TransactionVerdict& v : run.verdicts) {
     ++result.attempts;
@@ -358,27 +370,41 @@ TrialResult judge_run(const ScenarioRun& run, smt::Oracle& oracle, CrossChecker*
     if (v.kind == VerdictKind::FalseConflict) ++result.false_conflicts;
     if (v.kind == VerdictKind::WrongResult) {
       ++result.wrong_results;
-      first_finding(TrialVerdict::WrongResult, "WRONG RESULT: " + name +
-                                                   " committed actions its operations do not give on its snapshot");
+      found(TrialVerdict::WrongResult, "WRONG RESULT: " + name + " committed actions its operations do not give on its snapshot",
+            v.transaction);
     }
     if (v.kind == VerdictKind::MissedConflict) {
       ++result.missed_conflicts;
-      first_finding(TrialVerdict::MissedConflict,
-                    "MISSED CONFLICT: " + name + " committed, and no serial order gives its outcome");
+      found(TrialVerdict::MissedConflict, "MISSED CONFLICT: " + name + " committed, and no serial order gives its outcome",
+            v.transaction);
     }
   }
   result.unexpected_errors = unexpected_errors(run.schedule, run.transactions);
-  if (!result.unexpected_errors.empty()) {
-    first_finding(TrialVerdict::InternalError,
-                  "INTERNAL ERROR: the conflict filter kept every file after an unexpected exception (" +
-                      result.unexpected_errors.front() + ")");
+  for (const std::string& error : result.unexpected_errors) {
+    found(TrialVerdict::InternalError,
+          "INTERNAL ERROR: the conflict filter kept every file after an unexpected exception (" + error + ")");
   }
-  if (!run.schedule.log_problems.empty()) {
-    first_finding(TrialVerdict::LogReadBack, "LOG READ-BACK: the Delta log replays differently from the model's table at " +
-                                                 run.schedule.log_problems.front());
+  for (const std::string& problem : run.schedule.log_problems) {
+    found(TrialVerdict::LogReadBack, "LOG READ-BACK: the Delta log replays differently from the model's table at " + problem);
   }
   prove_skips(run, oracle, cross_check, result);
   return result;
+}
+
+ScenarioRun run_judged_scenario(const Scenario& scenario, smt::Oracle& oracle) {
+  ScenarioRun run = run_scenario(scenario);
+  run.findings = judge_run(run, oracle).findings;
+  for (RunFinding& finding : run.findings) {
+    // A transaction's `expect` line judges its own verdict (run_scenario compared them).
+    finding.expected = scenario.findings == FindingExpectation::Killed ||
+                       (finding.transaction && scenario.expected.count(*finding.transaction));
+    if (!finding.expected) run.mismatches.push_back(finding.headline);
+  }
+  if (scenario.findings == FindingExpectation::Killed && run.findings.empty()) {
+    run.mismatches.push_back("expect mutant: killed, but the run (mutant " +
+                             std::string(mutant_name(scenario.options.mutant)) + ") shows no finding");
+  }
+  return run;
 }
 
 TrialResult run_trial(const World& world, Mutant mutant, smt::Oracle& oracle, bool with_report,
@@ -522,6 +548,21 @@ World shrink_structure(World world, size_t trial_limit, const std::function<bool
   return world;
 }
 
+// A saved finding's comments: its headline first, where it came from, what it observed. The file
+// itself expects what must happen (`expect findings: none`), so it fails while the bug is there.
+std::string finding_header(const TrialResult& shown, uint64_t seed, size_t shrink_steps, Mutant mutant) {
+  std::string header = "# " + shown.headline + "\n# found by the explorer (seed " + std::to_string(seed) + ", " +
+                       std::to_string(shrink_steps) + " shrink steps" +
+                       (mutant == Mutant::None ? "" : std::string(", mutant ") + mutant_name(mutant)) +
+                       "); replay: skipsound replay FILE (or skipsound scenario FILE)\n"
+                       "# It fails while the finding is there: it expects what must happen, not what happened";
+  header += mutant == Mutant::None ? ".\n" : "; `--mutant none` replays it on the sound checker.\n";
+  header += "# Observed:\n";
+  for (const std::string& line : shown.expect_lines) header += "#   " + line + "\n";
+  for (const RunFinding& finding : shown.findings) header += "#   " + finding.headline + "\n";
+  return header;
+}
+
 // The failing world shrunk greedily, then structurally, rendered and saved as a replayable scenario.
 InterleavingFinding shrink_finding(WorldCategory category, uint64_t seed, Mutant mutant, smt::Oracle& oracle,
                                    size_t trial_limit) {
@@ -543,30 +584,19 @@ InterleavingFinding shrink_finding(WorldCategory category, uint64_t seed, Mutant
   finding.headline = shown.headline.empty() ? failing.headline : shown.headline;
   finding.report = shown.report;
   finding.shrink_steps = shrunk.steps;
-  std::vector<std::string> expect = shown.expect_lines;
-  std::string header = "# " + shown.headline + "\n# found by the explorer (seed " + std::to_string(seed) + ", " +
-                       std::to_string(shrunk.steps) + " shrink steps); replay: skipsound scenario FILE\n";
-  finding.scenario_text = header + world_scenario_text(minimal, mutant, expect);
+  finding.scenario_text = finding_header(shown, seed, shrunk.steps, mutant) +
+                          world_scenario_text(minimal, mutant, {"expect findings: none"});
   return finding;
 }
 
-// The conflict-time skip queries are in the interval procedure's fragment (comparisons, IN and
-// ranges on id, x and p): it answers them, with Z3 outside it and on one of its answers in
-// kIntervalCrossCheckStride. With a second solver, one trial in kCrossCheckTrialStride (by trial
-// index, so the same seed re-asks the same trials whatever the threads) goes to Z3 alone with
-// its query text kept, and the second solver re-asks those queries.
-smt::OracleOptions trial_oracle(bool recording) {
-  smt::OracleOptions options;
-  options.record_smt2 = recording;
-  options.intervals_first = !recording;
-  options.interval_cross_check_stride = kIntervalCrossCheckStride;
-  return options;
-}
-
-// One worker's oracles, reused across chunks and categories.
+// One worker's oracles, reused across chunks and categories. The conflict-time skip queries are in
+// the interval procedure's fragment (comparisons, IN and ranges on id, x and p): it answers them
+// (skip_oracle_options). With a second solver, one trial in kCrossCheckTrialStride (by trial
+// index, so the same seed re-asks the same trials whatever the threads) goes to Z3 alone with its
+// query text kept, and the second solver re-asks those queries.
 struct TrialOracles {
-  explicit TrialOracles(bool cross_checked) : fast(trial_oracle(false)) {
-    if (cross_checked) recording.emplace(trial_oracle(true));
+  explicit TrialOracles(bool cross_checked) : fast(skip_oracle_options()) {
+    if (cross_checked) recording.emplace(skip_oracle_options(true));
   }
   smt::Oracle fast;
   std::optional<smt::Oracle> recording;

@@ -65,7 +65,8 @@ struct TrialResult {
   std::map<std::string, size_t> aborts;  // by exception name
   std::vector<std::string> shapes;       // what the trial really contained ("value-moving", ...)
   generators::WorldFlags flags;          // the tiers it ran with
-  std::string headline;                  // for findings and discards
+  std::string headline;                  // of the first finding, and of a discard
+  std::vector<RunFinding> findings;      // every finding, the first one first
   std::vector<std::string> expect_lines; // the verdicts observed, as scenario `expect` lines
   std::string report;                    // only when asked for (render_report = true)
 };
@@ -76,6 +77,17 @@ struct TrialResult {
 // must then record its queries (OracleOptions::record_smt2).
 TrialResult judge_run(const ScenarioRun& run, smt::Oracle& oracle,
                       CrossChecker* cross_check = nullptr);
+
+// The oracle the explorer puts conflict-time skips to: the interval procedure first, Z3 outside its
+// fragment and on one of its answers in kIntervalCrossCheckStride; `recording` keeps the text of
+// the queries Z3 answers and asks Z3 alone (for a second solver).
+smt::OracleOptions skip_oracle_options(bool recording = false);
+
+// A scenario file as `skipsound scenario`, `skipsound replay` and the gate's corpus run it: run
+// (run_scenario), judged as the explorer judges a trial (judge_run; `oracle` as
+// skip_oracle_options() builds it gives the explorer's answers), and each finding held against the
+// file's expectations (Scenario::findings): one it does not expect is a mismatch, its headline.
+ScenarioRun run_judged_scenario(const Scenario& scenario, smt::Oracle& oracle);
 
 // A world's trial: its scenario run judged (judge_run), and the shapes it really contained.
 TrialResult run_trial(const generators::World& world, Mutant mutant, smt::Oracle& oracle,

@@ -30,13 +30,14 @@ std::vector<CorpusFileResult> run_corpus(const std::string& dir, bool stop_at_fi
     if (entry.path().extension() == ".scn") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
+  smt::Oracle oracle(skip_oracle_options());
   for (const auto& path : files) {
     const parallel::Stopwatch clock;
     CorpusFileResult r;
     r.file = path.filename().string();
     try {
       const Scenario scenario = load_scenario(path.string());
-      const ScenarioRun run = run_scenario(scenario);
+      const ScenarioRun run = run_judged_scenario(scenario, oracle);
       r.problems = run.mismatches;
       if (!r.problems.empty()) r.report = render_report(scenario, run);
     } catch (const InputError& e) {

@@ -216,6 +216,11 @@ std::string render_report(const Scenario& scenario, const ScenarioRun& run) {
   }
   out << "verdicts:\n";
   for (const TransactionVerdict& verdict : run.verdicts) print_verdict(out, scenario, run, verdict);
+  if (!run.findings.empty()) out << "findings:\n";
+  for (const RunFinding& finding : run.findings) {
+    out << "  " << finding.headline << (finding.expected ? "  (expected)" : "") << "\n";
+    if (!finding.detail.empty()) out << "    " << finding.detail << "\n";
+  }
   for (const std::string& mismatch : run.mismatches) out << "UNEXPECTED " << mismatch << "\n";
   out << summary_line(scenario, run) << "\n";
   return out.str();
@@ -279,7 +284,9 @@ std::string summary_line(const Scenario& scenario, const ScenarioRun& run) {
   std::string line = "summary: " + plural(c.transactions, "transaction");
   if (c.steps) line += ", " + plural(c.steps, "history step");
   line += ": " + std::to_string(c.committed) + " committed, " + std::to_string(c.aborted) + " aborted (" +
-          plural(c.false_conflicts, "false conflict") + "), " + std::to_string(c.unsound) + " unsound; ";
+          plural(c.false_conflicts, "false conflict") + "), " + std::to_string(c.unsound) + " unsound";
+  if (!run.findings.empty()) line += ", " + plural(run.findings.size(), "finding");
+  line += "; ";
   line += run.mismatches.empty() ? "expectations met" : plural(run.mismatches.size(), "expectation") + " not met";
   return line;
 }
@@ -323,6 +330,10 @@ nlohmann::json report_json(const Scenario& scenario, const ScenarioRun& run) {
     j["rows_only_in_serial"] = v.diff.only_in_serial.size();
     verdicts.push_back(std::move(j));
   }
+  nlohmann::json findings = nlohmann::json::array();
+  for (const RunFinding& f : run.findings) {
+    findings.push_back({{"headline", f.headline}, {"detail", f.detail}, {"expected", f.expected}});
+  }
   return {{"scenario", scenario.source},
           {"conflict_data_skipping", scenario.options.conflict_data_skipping},
           {"mutant", mutant_name(scenario.options.mutant)},
@@ -330,6 +341,7 @@ nlohmann::json report_json(const Scenario& scenario, const ScenarioRun& run) {
           {"attempts", std::move(attempts)},
           {"verdicts", std::move(verdicts)},
           {"final_rows", run.schedule.final_state().live_rows().size()},
+          {"findings", std::move(findings)},
           {"mismatches", run.mismatches},
           {"summary", summary_line(scenario, run)}};
 }

@@ -13,10 +13,11 @@ namespace skipsound {
 // The text report; its last line is the summary (summary_line).
 std::string render_report(const Scenario& scenario, const ScenarioRun& run);
 // "summary: 3 transactions, 1 history step: 2 committed, 1 aborted (1 false conflict), 0 unsound;
-// expectations met" (or "2 expectations not met").
+// expectations met" (or "2 expectations not met"); a judged run with findings counts them after
+// "unsound" ("1 unsound, 2 findings").
 std::string summary_line(const Scenario& scenario, const ScenarioRun& run);
 // The same run as data: transactions (reads, writes), attempts (each winner check, with every
-// kept file's per-read decision), verdicts, the final table's size, mismatches, summary.
+// kept file's per-read decision), verdicts, the final table's size, findings, mismatches, summary.
 nlohmann::json report_json(const Scenario& scenario, const ScenarioRun& run);
 
 }  // namespace skipsound

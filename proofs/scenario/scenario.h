@@ -65,6 +65,16 @@ struct ExpectedDv {
   std::optional<size_t> cardinality;     // instead of the positions
 };
 
+// What a file says about the findings of its run (the judgement of proofs/explorer/explorer.h
+// judge_run: missed conflicts, wrong results, unjustified conflict-time skips, errors the conflict
+// filter hid, log read-backs). Whatever it says, a finding an `expect T:` line names
+// (`missed-conflict`, `wrong-result`) is judged by that line.
+enum class FindingExpectation {
+  Unstated,  // any other finding fails the file
+  None,      // `expect findings: none`: the same, said outright (what `gate --out` writes)
+  Killed,    // `expect mutant: killed`: the run must show a finding, and every finding is expected
+};
+
 struct Scenario {
   std::string source;  // file name, for reports
   Table table;         // the initial table (version 0)
@@ -76,21 +86,33 @@ struct Scenario {
   std::vector<ExpectedSurvivors> expected_survivors;
   std::optional<std::vector<Row>> expected_table;  // `expect table:` the final live rows
   std::vector<ExpectedDv> expected_dvs;
+  FindingExpectation findings = FindingExpectation::Unstated;
 
   // The transactions of the `commit:` lines, in order (history steps excluded).
   std::vector<size_t> commit_order() const;
 };
 
-// Throws InputError "<source>:<line>: ..." on any malformed directive.
-Scenario parse_scenario(std::string_view text, const std::string& source);
-Scenario load_scenario(const std::string& path);
+// Throws InputError "<source>:<line>: ..." on any malformed directive. `mutant`, when given, runs
+// the file under that mutant instead of the one its `mutant:` line names (`--mutant none`).
+Scenario parse_scenario(std::string_view text, const std::string& source,
+                        std::optional<Mutant> mutant = std::nullopt);
+Scenario load_scenario(const std::string& path, std::optional<Mutant> mutant = std::nullopt);
+
+// A finding of a judged run, as proofs/explorer/explorer.h judge_run reports it.
+struct RunFinding {
+  std::string headline;  // "UNJUSTIFIED SKIP: T1's check against T2 excluded T2-1, but Z3 finds ..."
+  std::string detail;    // for a skip: the read, the filter's reason and the oracle's answer
+  std::optional<size_t> transaction;  // whose verdict it is (a missed conflict, a wrong result)
+  bool expected = false;              // the file expects it (Scenario::findings, an `expect T:` line)
+};
 
 struct ScenarioRun {
   std::vector<Transaction> transactions;  // by scenario index; each run on its snapshot
   ScheduleRun schedule;
   std::vector<TransactionVerdict> verdicts;
-  std::vector<std::string> mismatches;  // one line per transaction whose verdict differs, and
-                                        // one per unexpected error inside the checker
+  std::vector<std::string> mismatches;  // one line per expectation not met; once judged, one per
+                                        // finding the file does not expect
+  std::vector<RunFinding> findings;     // filled when the run is judged (explorer.h)
 
   const TransactionVerdict* verdict_of(size_t transaction) const;
 };
@@ -102,10 +124,12 @@ std::vector<std::string> unexpected_errors(const ScheduleRun& schedule,
                                            const std::vector<Transaction>& transactions);
 
 // Walks the timeline: runs each transaction on its snapshot, commits it when the timeline says
-// so, judges every attempt and checks the expectations. Throws InputError "<source>:<line>: ..."
-// (the transaction's first line) when a transaction starts at a version the table has not
-// reached or restores one its snapshot has not, removes a file its snapshot does not have, or
-// an operation refuses its snapshot (e.g. DROP FEATURE of a feature the table lacks).
+// so, judges every attempt with the serial oracle and checks the `expect T:`, `keeps from`, table
+// and DV expectations; its findings are judged apart (proofs/explorer/explorer.h
+// run_judged_scenario). Throws InputError "<source>:<line>: ..." (the transaction's first line)
+// when a transaction starts at a version the table has not reached or restores one its snapshot
+// has not, removes a file its snapshot does not have, or an operation refuses its snapshot (e.g.
+// DROP FEATURE of a feature the table lacks).
 ScenarioRun run_scenario(const Scenario& scenario);
 
 }  // namespace skipsound

@@ -9,18 +9,16 @@
 // install packages and run the whole gate or suite) are not skipsound lines and never run here.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
-#include <array>
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <filesystem>
 #include <set>
 #include <fstream>
 #include <optional>
 #include <regex>
 #include <sstream>
+
+#include "tests/support/skipsound_process.h"
 
 namespace {
 
@@ -119,24 +117,9 @@ std::string test_name(const Example& example) {
   return name + "_line_" + std::to_string(example.line);
 }
 
-struct Outcome {
-  int exit_code = -1;
-  std::string output;
-};
-
-// Runs `skipsound <arguments>` through sh: the README's globs and quotes mean what they mean in a
-// shell, and a trailing `# exit N` is a comment. The script's status is the command's.
-Outcome run_from_repository_root(const std::string& arguments) {
-  const std::string script = "exec 2>&1\ncd '" + std::string(SKIPSOUND_SOURCE_DIR) + "' || exit 99\n'" +
-                             SKIPSOUND_BINARY + "' " + arguments + "\n";
-  Outcome outcome;
-  FILE* pipe = ::popen(script.c_str(), "r");
-  if (!pipe) return outcome;
-  std::array<char, 4096> buffer{};
-  for (size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) outcome.output.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return outcome;
+// Runs `skipsound <arguments>` from the repository root: the README's examples are written for it.
+skipsound::test::ProcessOutcome run_from_repository_root(const std::string& arguments) {
+  return skipsound::test::run_skipsound(arguments, SKIPSOUND_SOURCE_DIR);
 }
 
 class ReadmeExample : public testing::TestWithParam<Example> {};
@@ -144,7 +127,7 @@ class ReadmeExample : public testing::TestWithParam<Example> {};
 TEST_P(ReadmeExample, RunsWithItsExpectedExit) {
   const Example& example = GetParam();
   if (example.not_run_because) GTEST_SKIP() << *example.not_run_because;
-  const Outcome outcome = run_from_repository_root(example.command);
+  const skipsound::test::ProcessOutcome outcome = run_from_repository_root(example.command);
   EXPECT_EQ(outcome.exit_code, example.expected_exit)
       << example.file << ":" << example.line << ": skipsound " << example.command << "\n" << outcome.output;
 }
@@ -192,7 +175,7 @@ size_t occurrences(const std::string& text, const std::string& part) {
 TEST(ReadmeExamples, EveryHelpStatesTheExitCodesOnce) {
   for (const char* command : {"", "parse ", "eval ", "check ", "skip ", "prove ", "scenario ", "gate ", "replay ",
                               "explore "}) {
-    const Outcome outcome = run_from_repository_root(std::string(command) + "--help");
+    const skipsound::test::ProcessOutcome outcome = run_from_repository_root(std::string(command) + "--help");
     EXPECT_EQ(outcome.exit_code, 0) << command;
     EXPECT_EQ(occurrences(outcome.output, "Exit codes:"), 1u) << "skipsound " << command << "--help\n" << outcome.output;
   }

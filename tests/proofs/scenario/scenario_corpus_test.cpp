@@ -1,9 +1,11 @@
-// Replays every scenario in tests/corpus/scenarios/ and checks each transaction's expected verdict.
+// Replays every scenario in tests/corpus/scenarios/, judged as `skipsound scenario` judges it, and
+// checks each transaction's expected verdict and that no finding the file does not expect shows.
 #include <filesystem>
 
 #include <gtest/gtest.h>
 
 #include "model/values/input_error.h"
+#include "proofs/explorer/explorer.h"
 #include "proofs/scenario/interleaving_report.h"
 #include "proofs/scenario/scenario.h"
 
@@ -23,6 +25,7 @@ std::vector<std::filesystem::path> scenario_files() {
 TEST(ScenarioCorpus, EveryScenarioHasItsExpectedVerdicts) {
   const auto files = scenario_files();
   ASSERT_GE(files.size(), 20u);
+  smt::Oracle oracle(skip_oracle_options());
   for (const auto& file : files) {
     SCOPED_TRACE(file.filename().string());
     const Scenario scenario = load_scenario(file.string());
@@ -30,7 +33,7 @@ TEST(ScenarioCorpus, EveryScenarioHasItsExpectedVerdicts) {
                                      [](const ScenarioTransaction& t) { return t.history_step; });
     EXPECT_EQ(scenario.expected.size(), scenario.transactions.size() - static_cast<size_t>(steps))
         << "every transaction should state its expected verdict";
-    const ScenarioRun run = run_scenario(scenario);
+    const ScenarioRun run = run_judged_scenario(scenario, oracle);
     EXPECT_TRUE(run.mismatches.empty()) << render_report(scenario, run);
   }
 }

@@ -8,6 +8,7 @@
 
 #include "model/sql/printer.h"
 #include "model/values/input_error.h"
+#include "proofs/explorer/explorer.h"
 #include "proofs/scenario/interleaving_report.h"
 #include "proofs/scenario/scenario.h"
 
@@ -32,6 +33,62 @@ TEST(ScenarioLanguage, TheGuideQuotesTheHelpFormatVerbatim) {
   guide << in.rdbuf();
   EXPECT_NE(guide.str().find("```\n" + scenario_format() + "```\n"), std::string::npos)
       << "docs/scenario-language.md's scenario format block differs from scenario_format()";
+}
+
+// The seeds' write-skew: under append-suppression T2's check skips T1's file, and T2 commits.
+const std::string kWriteSkew =
+    "schema: id long, x int\nfile f1: [{\"id\": 1, \"x\": 5}]\nfile f2: [{\"id\": 2, \"x\": 20}]\n"
+    "T1: UPDATE SET x = 15 WHERE id = 1\nT2: DELETE WHERE x > 10\ncommit: T1, T2\n";
+
+// A run is judged as the explorer judges a trial; a finding the file does not expect fails it.
+TEST(ScenarioLanguage, AFindingTheFileDoesNotExpectFailsIt) {
+  smt::Oracle oracle(skip_oracle_options());
+  const auto judged = [&](const std::string& text, std::optional<Mutant> mutant = std::nullopt) {
+    return run_judged_scenario(parse_scenario(text, "s.scn", mutant), oracle);
+  };
+  const std::string mutant = "mutant: append-suppression\n";
+  const std::string missed = "MISSED CONFLICT: T2 committed, and no serial order gives its outcome";
+  const std::string skip = "UNJUSTIFIED SKIP: T2's check against T1 excluded T1-1, but Z3 finds a row it can hold";
+  const ScenarioRun unstated = judged(mutant + kWriteSkew);
+  ASSERT_EQ(unstated.mismatches.size(), 2u);
+  EXPECT_EQ(unstated.mismatches[0], missed);
+  EXPECT_EQ(unstated.mismatches[1].rfind(skip, 0), 0u) << unstated.mismatches[1];
+  // An `expect T2:` line judges T2's verdict; the skip still fails the file.
+  const ScenarioRun pinned = judged(mutant + kWriteSkew + "expect T2: missed-conflict\n");
+  ASSERT_EQ(pinned.mismatches.size(), 1u);
+  EXPECT_EQ(pinned.mismatches[0].rfind(skip, 0), 0u) << pinned.mismatches[0];
+  // A pinned kill expects every finding, and fails where there is none.
+  const ScenarioRun killed = judged(mutant + kWriteSkew + "expect T2: missed-conflict\nexpect mutant: killed\n");
+  EXPECT_TRUE(killed.mismatches.empty()) << killed.mismatches.front();
+  ASSERT_EQ(killed.findings.size(), 2u);
+  EXPECT_TRUE(killed.findings[0].expected && killed.findings[1].expected);
+  EXPECT_NE(render_report(parse_scenario(mutant + kWriteSkew, "s.scn"), killed).find("findings:\n  " + missed + "  (expected)\n"),
+            std::string::npos);
+  EXPECT_EQ(judged(mutant + kWriteSkew + "expect mutant: killed\n", Mutant::None).mismatches,
+            std::vector<std::string>{"expect mutant: killed, but the run (mutant none) shows no finding"});
+  // What `gate --out` writes passes once the bug is gone.
+  const ScenarioRun fixed = judged(mutant + kWriteSkew + "expect findings: none\n", Mutant::None);
+  EXPECT_TRUE(fixed.mismatches.empty()) << fixed.mismatches.front();
+  EXPECT_TRUE(fixed.findings.empty());
+}
+
+TEST(ScenarioLanguage, FindingExpectationsThatContradictAreRefused) {
+  EXPECT_NE(error_of(kWriteSkew + "expect T2: missed-conflict\nexpect findings: none\n")
+                .find("s.scn:8: 'expect findings: none' contradicts 'expect T2: missed-conflict'"),
+            std::string::npos);
+  EXPECT_NE(error_of(kWriteSkew + "expect mutant: killed\n").find("s.scn:7: 'expect mutant: killed' needs a 'mutant:' line"),
+            std::string::npos);
+  EXPECT_NE(error_of("mutant: le-as-lt\n" + kWriteSkew + "expect findings: none\nexpect mutant: killed\n")
+                .find("s.scn:9: 'expect findings: none' and 'expect mutant: killed' contradict each other"),
+            std::string::npos);
+  EXPECT_NE(error_of(kWriteSkew + "expect findings: all\n").find("s.scn:7: expected 'expect findings: none', got 'all'"),
+            std::string::npos);
+}
+
+TEST(ScenarioLanguage, AMutantGivenInsteadReplacesTheFilesOwn) {
+  EXPECT_EQ(parse_scenario("mutant: le-as-lt\n" + kWriteSkew, "s.scn", Mutant::None).options.mutant, Mutant::None);
+  EXPECT_EQ(parse_scenario(kWriteSkew, "s.scn", Mutant::LeAsLt).options.mutant, Mutant::LeAsLt);
+  EXPECT_EQ(parse_scenario("mutant: le-as-lt\n" + kWriteSkew, "s.scn").options.mutant, Mutant::LeAsLt);
 }
 
 // A transaction declared after a history step starts there; `@v0` starts before it. The one
