@@ -108,7 +108,7 @@ CorpusCase load_corpus_case(const std::string& path) {
   if (!in) throw InputError("cannot read corpus case " + path);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   try {
-    return corpus_case_from_json(parse_json(text));
+    return corpus_case_from_json(parse_json_exact(text));
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(path + ": " + e.what());
   }
@@ -142,7 +142,7 @@ nlohmann::json corpus_case_to_json(const CorpusCase& c) {
 void save_corpus_case(const CorpusCase& c, const std::string& path) {
   std::ofstream out(path);
   if (!out) throw InputError("cannot write corpus case " + path);
-  out << corpus_case_to_json(c).dump(2) << "\n";
+  out << dump_json(corpus_case_to_json(c), 2) << "\n";
 }
 
 ReplayResult replay_corpus_case(const CorpusCase& c, smt::Oracle& oracle, const std::string& replay_command) {

@@ -15,6 +15,7 @@
 #include "model/stats/stats_collection.h"
 #include "model/values/input_error.h"
 #include "proofs/parallel_trials.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound {
 
@@ -73,7 +74,7 @@ FileStats stats_through_text(const json& file, const json& table_schema, const S
     writer_config.num_indexed_cols = parse_num_indexed_cols(written_with["numIndexedCols"].get<std::string>());
   }
   const FileStats written = collect_stats(typed_rows(file["rows"], writer_schema), writer_schema, writer_config, mutant);
-  return stats_from_json_text(stats_to_json(written, writer_schema).dump(), schema, StatsNaming::Logical, mutant);
+  return stats_from_json_text(dump_json(stats_to_json(written, writer_schema)), schema, StatsNaming::Logical, mutant);
 }
 
 // Whether some row makes the predicate TRUE: the model's evaluator decides; a predicate it cannot

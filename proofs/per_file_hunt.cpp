@@ -10,6 +10,7 @@
 #include "proofs/explorer.h"
 #include "proofs/parallel_trials.h"
 #include "proofs/per_file_properties.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound {
 
@@ -158,7 +159,7 @@ PerFileCounterexample shrink_file_case(uint64_t seed, Mutant mutant, bool interv
   CorpusCase corpus{out.headline, c.table, c.file, c.predicates[shown], mutant, seed, check.decisions[shown].outcome};
   corpus.expected_stats_inconsistent = check.stats_inconsistent();
   corpus.expected_log_differs = !check.log.consistent();
-  out.corpus_json = corpus_case_to_json(corpus).dump(2) + "\n";
+  out.corpus_json = dump_json(corpus_case_to_json(corpus), 2) + "\n";
   return out;
 }
 

@@ -16,8 +16,7 @@ namespace {
 using nlohmann::json;
 
 [[noreturn]] void wrong(const json& j, const DataType& type, const std::string& expected) {
-  std::string shown = is_json_number(j) ? number_text(j).value_or("?") : j.dump(-1, ' ', false,
-                                                                              json::error_handler_t::replace);
+  std::string shown = dump_json(j, -1, false, json::error_handler_t::replace);
   if (shown.size() > 60) shown = shown.substr(0, 57) + "...";
   throw InputError("expected " + expected + " for " + type_name(type) + ", got " + shown);
 }
@@ -107,17 +106,6 @@ Value binary_from_json(const json& j, const DataType& type) {
   return Value::binary(std::move(bytes));
 }
 
-// A decimal goes out as a JSON number when a double reproduces it exactly, else as a string
-// (which value_from_json also reads), so no digit is ever lost.
-json decimal_to_json(const Decimal& d) {
-  const std::string text = decimal_to_string(d);
-  const double approx = std::strtod(text.c_str(), nullptr);
-  const json as_number = approx;
-  auto round_trip = rescale_decimal(parse_decimal(as_number.dump()), d.scale);
-  if (round_trip && *round_trip == d) return as_number;
-  return text;
-}
-
 void row_values_from_json(const json& object, const std::vector<StructField>& fields,
                           std::string prefix, Row& row, int& ordinal);
 
@@ -169,8 +157,8 @@ Value value_from_json(const json& j, const DataType& type) {
     return Value::string(j.get<std::string>());
   }
   if (k == TypeKind::Binary) return binary_from_json(j, type);
-  if (k == TypeKind::Array && j.is_array()) return Value::opaque(type, j.dump());
-  if (k == TypeKind::Map && j.is_object()) return Value::opaque(type, j.dump());
+  if (k == TypeKind::Array && j.is_array()) return Value::opaque(type, dump_json(j));
+  if (k == TypeKind::Map && j.is_object()) return Value::opaque(type, dump_json(j));
   wrong(j, type, k == TypeKind::Array ? "an array" : k == TypeKind::Map ? "an object" : "a scalar");
 }
 
@@ -183,7 +171,9 @@ json value_to_json(const Value& v) {
       if (std::isnan(v.as_double())) return "NaN";
       if (std::isinf(v.as_double())) return v.as_double() > 0 ? "Infinity" : "-Infinity";
       return v.as_double();
-    case TypeKind::Decimal: return decimal_to_json(v.as_decimal());
+    // A JSON number with the decimal's own digits, scale included: Delta writes decimal stats as
+    // numbers, and no double could hold 38 digits.
+    case TypeKind::Decimal: return kept_number(decimal_to_string(v.as_decimal()));
     case TypeKind::Date: return format_date(v.as_int());
     case TypeKind::Timestamp: return format_timestamp(v.as_int(), TimestampFormat{'T', 3, true});
     case TypeKind::TimestampNtz:
@@ -191,7 +181,7 @@ json value_to_json(const Value& v) {
     case TypeKind::String: return v.as_string();
     case TypeKind::Binary: return hex_upper(v.as_string());
     case TypeKind::Array:
-    case TypeKind::Map: return json::parse(v.as_string());
+    case TypeKind::Map: return parse_json_exact(v.as_string());
     default:
       if (is_integral(v.type.kind)) return v.as_int();
       throw std::invalid_argument("no JSON form for " + type_name(v.type));

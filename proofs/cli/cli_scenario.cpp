@@ -7,6 +7,7 @@
 #include "proofs/cli/cli.h"
 #include "proofs/interleaving_report.h"
 #include "proofs/scenario.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound::cli {
 
@@ -23,7 +24,7 @@ void add_scenario_command(CLI::App& app, int& exit_code) {
       const Scenario scenario = load_scenario(file);
       const ScenarioRun run = run_scenario(scenario);
       if (*json) {
-        std::cout << report_json(scenario, run).dump() << "\n";
+        std::cout << dump_json(report_json(scenario, run)) << "\n";
       } else {
         std::cout << render_report(scenario, run) << "\n";
       }

@@ -1,0 +1,115 @@
+// Three `skipsound check` command lines an independent reference oracle (written apart from the
+// project, from docs/semantics.md) judged differently, run with the built program as a user would:
+// a decimal stat read through a double certified an unsound skip, a decimal(38,0) extreme crashed
+// the printer, and a string min of fewer than N code points but N UTF-16 units was read as exact,
+// which made the stats impossible and left a skip unjudged.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Outcome {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+};
+
+// A file under the system's temporary folder, named for this process (CTest runs tests side by side).
+std::string temp_file(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / ("skipsound_reference_" + std::to_string(::getpid()) + "_" + name);
+  std::ofstream(path, std::ios::binary) << text;
+  return path.string();
+}
+
+// `skipsound check <arguments>`; `arguments` is shell text, its file names already quoted.
+Outcome check(const std::string& arguments) {
+  const std::string script = std::string("exec 2>&1\n'") + SKIPSOUND_BINARY + "' check " + arguments + "\n";
+  Outcome outcome;
+  FILE* pipe = ::popen(script.c_str(), "r");
+  if (!pipe) return outcome;
+  std::array<char, 4096> buffer{};
+  for (size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) outcome.output.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return outcome;
+}
+
+std::string quoted(const std::string& text) { return "'" + text + "'"; }
+
+std::string schema_of(const std::string& column, const std::string& type) {
+  return R"({"type":"struct","fields":[{"name":")" + column + R"(","type":")" + type + R"(","nullable":true,"metadata":{}}]})";
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// 1. The decisions reader read 123456789012345678.91 as the double 123456789012345680 and proved
+// the skip; the file's only row is the value itself, so the skip is unsound.
+TEST(ReferenceOracleCases, ADecimalStatOfADecisionsLineIsReadExactly) {
+  const std::string line =
+      R"({"file":"f1","predicate":"x = 123456789012345678.91","schema":)" + schema_of("x", "decimal(20,2)") +
+      R"(,"stats":{"numRecords":1,"minValues":{"x":123456789012345678.91},"maxValues":{"x":123456789012345678.91},"nullCount":{"x":0}},"deletedRows":0,"decision":"skipped"})";
+  const Outcome o = check("--decisions " + quoted(temp_file("decimal.jsonl", line + "\n")));
+  EXPECT_EQ(o.exit_code, 1) << o.output;
+  EXPECT_TRUE(contains(o.output, "f1: UNSOUND SKIP (witness row {\"x\":123456789012345678.91})")) << o.output;
+  EXPECT_FALSE(contains(o.output, "123456789012345680")) << o.output;
+}
+
+// A line with a 26-digit decimal, which failed as "got 1e+25", is judged like any other.
+TEST(ReferenceOracleCases, ALongDecimalOfADecisionsLineIsJudged) {
+  const std::string line =
+      R"({"file":"f1","predicate":"x > 10000000000000000000000000","schema":)" + schema_of("x", "decimal(38,10)") +
+      R"(,"stats":{"numRecords":2,"minValues":{"x":10000000000000000000000000},"maxValues":{"x":12345678901234567890123456},"nullCount":{"x":0}},"decision":"kept"})";
+  const Outcome o = check("--decisions " + quoted(temp_file("long_decimal.jsonl", line + "\n")));
+  EXPECT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_TRUE(contains(o.output, "f1: KEEP (a row may match: {\"x\":12345678901234567890123456")) << o.output;
+}
+
+// 2. Printing a decimal(38,0) stat or witness went through a double (1e+38, 39 digits) and ended
+// in an internal error.
+TEST(ReferenceOracleCases, DecimalExtremesArePrintedFromTheirDigits) {
+  const std::string schema = quoted(temp_file("decimal38.json", schema_of("x", "decimal(38,0)")));
+  const std::string nines = "99999999999999999999999999999999999999";
+  for (const std::string& extreme : {nines, "-" + nines}) {
+    const std::string stats = R"({"numRecords":1,"minValues":{"x":)" + extreme + R"(},"maxValues":{"x":)" + extreme +
+                              R"(},"nullCount":{"x":0}})";
+    const Outcome o = check("--json --schema " + schema + " --stats " + quoted(stats) + " 'x = 5'");
+    EXPECT_EQ(o.exit_code, 0) << o.output;
+    const nlohmann::json report = nlohmann::json::parse(o.output);
+    EXPECT_EQ(report.at("files").at(0).at("judgement"), "proved skip") << o.output;
+    EXPECT_TRUE(contains(o.output, "\"x\": " + extreme)) << o.output;
+  }
+  const Outcome witness = check("--schema " + schema + " --stats '{\"numRecords\":3}' 'x > " + nines.substr(1) + "8'");
+  EXPECT_EQ(witness.exit_code, 0) << witness.output;
+  EXPECT_TRUE(contains(witness.output, "KEEP (a row may match: {\"x\":" + nines + "})")) << witness.output;
+  const Outcome below = check("--schema " + schema + " --stats '{\"numRecords\":3}' 'x < -" + nines.substr(1) + "8'");
+  EXPECT_EQ(below.exit_code, 0) << below.output;
+  EXPECT_TRUE(contains(below.output, "KEEP (a row may match: {\"x\":-" + nines + "})")) << below.output;
+}
+
+// 3. A min of 31 code points and 32 UTF-16 units may be a cut one (docs/semantics.md §4.4): the
+// row `aaa…😀a` is consistent with these stats, so they are judged, and a skip is unsound.
+TEST(ReferenceOracleCases, AStringMinOfNUtf16UnitsMayBeCut) {
+  const std::string a30(30, 'a');
+  const std::string stats = R"({"numRecords":1,"minValues":{"s":")" + a30 + R"(\ud83d\ude00"},"maxValues":{"s":")" + a30 +
+                            R"(\ud83d\ude00\u007f"},"nullCount":{"s":0}})";
+  const std::string schema = schema_of("s", "string");
+  const Outcome o = check("--schema " + quoted(temp_file("string.json", schema)) + " --stats " + quoted(stats) + " 's IS NOT NULL'");
+  EXPECT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_TRUE(contains(o.output, ": KEEP (a row may match: {\"s\":\"" + a30 + "\xF0\x9F\x98\x80")) << o.output;
+  EXPECT_FALSE(contains(o.output, "IMPOSSIBLE STATS")) << o.output;
+
+  const std::string skipped = R"({"file":"f1","predicate":"s IS NOT NULL","schema":)" + schema + R"(,"stats":)" + stats +
+                              R"(,"decision":"skipped"})";
+  const Outcome judged = check("--decisions " + quoted(temp_file("string.jsonl", skipped + "\n")));
+  EXPECT_EQ(judged.exit_code, 1) << judged.output;
+  EXPECT_TRUE(contains(judged.output, "f1: UNSOUND SKIP")) << judged.output;
+}
+
+}  // namespace
