@@ -197,7 +197,7 @@ rc::Gen<std::string> utf8_string() {
         cps.insert(cps.end(), tail.begin(), tail.end());
         return cps;
       },
-      uniform_in(kUnitBoundaryFirst, kUnitBoundaryLast + 1), rc::gen::element<char32_t>(kGrin, char32_t{0x10FFFF}),
+      uniform_in(kUnitBoundaryFirst, kUnitBoundaryLast + 1), rc::gen::element(char32_t{kGrin}, char32_t{0x10FFFF}),
       vector_of<char32_t>(0, 2, code_point));
   return rc::gen::map(rc::gen::weightedOneOf<std::vector<char32_t>>({{5, drawn}, {1, at_unit_boundary}}),
                       [](const std::vector<char32_t>& cps) { return encode_utf8(cps); });

@@ -32,9 +32,9 @@ const std::string kDouble = "0.30000000000000004";                              
 
 const std::string kSchemaText =
     R"({"type":"struct","fields":[)"
-    R"({"name":"d","type":"decimal(38,0)","nullable":true,"metadata":{}},)"
-    R"({"name":"e","type":"decimal(38,18)","nullable":true,"metadata":{}},)"
-    R"({"name":"n","type":"decimal(38,0)","nullable":true,"metadata":{}},)"
+    R"json({"name":"d","type":"decimal(38,0)","nullable":true,"metadata":{}},)json"
+    R"json({"name":"e","type":"decimal(38,18)","nullable":true,"metadata":{}},)json"
+    R"json({"name":"n","type":"decimal(38,0)","nullable":true,"metadata":{}},)json"
     R"({"name":"l","type":"long","nullable":true,"metadata":{}},)"
     R"({"name":"f","type":"double","nullable":true,"metadata":{}}]})";
 
@@ -157,7 +157,7 @@ TEST(ExactNumbers, TheRowsReaderKeepsEveryDigit) {
 // The writers: a row and stats print each decimal's digits (no double: 10^38 - 1 is no 1e+38),
 // and the text reads back to the same values.
 TEST(ExactNumbers, DecimalsArePrintedFromTheirDigits) {
-  const Schema s = Schema::from_json_text(R"({"type":"struct","fields":[{"name":"x","type":"decimal(38,0)","nullable":true,"metadata":{}}]})");
+  const Schema s = Schema::from_json_text(R"json({"type":"struct","fields":[{"name":"x","type":"decimal(38,0)","nullable":true,"metadata":{}}]})json");
   for (const char* text : {"99999999999999999999999999999999999999", "-99999999999999999999999999999999999999"}) {
     const Row row{Value::decimal(parse_decimal(text), 38)};
     const std::string printed = dump_json(row_to_json(row, s));

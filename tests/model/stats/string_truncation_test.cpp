@@ -231,7 +231,9 @@ TEST(StoredStrings, AMinMayBeTruncatedExactlyWhenSomeLongerStringIsCutToIt) {
       if (read.kind == StoredString::Impossible) continue;
       const auto cut_to = least_next.find(stored);
       EXPECT_EQ(read.kind == StoredString::MayBeTruncated, cut_to != least_next.end()) << "N=" << n;
-      if (cut_to != least_next.end()) EXPECT_EQ(read.next_low < 0x10000, cut_to->second < 0x10000) << "N=" << n;
+      if (cut_to != least_next.end()) {
+        EXPECT_EQ(read.next_low < 0x10000, cut_to->second < 0x10000) << "N=" << n;
+      }
     }
   }
 }
