@@ -2,7 +2,6 @@
 // live files of a real Delta table, skipsound's own decisions with and without a mutant, line
 // numbers in errors, and the SMT-LIB dump.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -13,6 +12,7 @@
 #include "model/values/input_error.h"
 #include "proofs/cli/check_command.h"
 #include "proofs/cli/cli.h"
+#include "tests/support/temp_files.h"
 
 namespace skipsound::cli {
 namespace {
@@ -86,14 +86,7 @@ TEST(CheckDecisions, LiveFilesOfARealTable) {
   EXPECT_EQ(files[2].at("judgement"), "keep");
 }
 
-// A file under the system's temporary folder holding `text`, named for this process: CTest runs
-// the tests of this file side by side, each in a process of its own, and two of them writing
-// one fixed name raced (one read the other's half-written schema).
-std::string temp_file(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("skipsound_check_" + std::to_string(::getpid()) + "_" + name);
-  std::ofstream(path, std::ios::binary) << text;
-  return path.string();
-}
+using test::temp_file;
 
 // A bad line is reported with the file and its line, and the lines around it are still judged;
 // the run exits 2 (bad input).

@@ -4,11 +4,9 @@
 // and a rows file, and come back unchanged. A double carries about 17 significant digits, so a
 // reader that took any of them through one would change the decimal.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -19,6 +17,7 @@
 #include "proofs/corpus.h"
 #include "proofs/external_decisions.h"
 #include "proofs/scenario.h"
+#include "tests/support/temp_files.h"
 
 namespace skipsound {
 namespace {
@@ -76,16 +75,7 @@ void expect_exact_stats(const FileStats& stats, const std::string& reader) {
   expect_exact_row(maxes, reader + " (max)");
 }
 
-// A file under the system's temporary folder, named for this process (CTest runs tests side by side).
-std::filesystem::path temp_path(const std::string& name) {
-  return std::filesystem::temp_directory_path() / ("skipsound_exact_" + std::to_string(::getpid()) + "_" + name);
-}
-
-std::string write_temp(const std::string& name, const std::string& text) {
-  const std::filesystem::path path = temp_path(name);
-  std::ofstream(path, std::ios::binary) << text;
-  return path.string();
-}
+using test::temp_file;
 
 TEST(ExactNumbers, TheStatsReaderKeepsEveryDigitFromTextAndFromAParsedDocument) {
   expect_exact_stats(stats_from_json_text(stats_text(), schema()), "stats text");
@@ -105,7 +95,7 @@ TEST(ExactNumbers, TheDeltaLogReaderKeepsEveryDigit) {
 TEST(ExactNumbers, TheDecisionsReaderKeepsEveryDigitInStatsObjectsAndStrings) {
   const nlohmann::json as_string{{"stats", stats_text()}};
   const std::string head = R"({"predicate":"d = 1","schema":)" + kSchemaText + R"(,"decision":"kept","stats":)";
-  const std::string path = write_temp("decisions.jsonl", head + stats_text() + "}\n" + head + as_string.at("stats").dump() + "}\n");
+  const std::string path = temp_file("decisions.jsonl", head + stats_text() + "}\n" + head + as_string.at("stats").dump() + "}\n");
   const cli::ExternalDecisions read = cli::read_external_decisions(path);
   EXPECT_TRUE(read.bad_lines.empty()) << read.bad_lines.front().error.what();
   ASSERT_EQ(read.decisions.size(), 2u);
@@ -130,7 +120,7 @@ TEST(ExactNumbers, TheCorpusReaderKeepsEveryDigitInRowsAndStats) {
   const std::string text = R"({"schema":)" + kSchemaText + R"(,"statsConfig":{"numIndexedCols":32,"partitionColumns":[]},)" +
                            R"("rows":[{"values":)" + values_object() + R"(}],"stats":)" + stats_text() +
                            R"(,"predicate":"d = 1","mutant":"none","expected":"kept"})";
-  const std::string path = write_temp("case.json", text);
+  const std::string path = temp_file("case.json", text);
   const CorpusCase c = load_corpus_case(path);
   expect_exact_row(c.file.rows.front(), "corpus rows");
   expect_exact_stats(c.file.stats, "corpus stats");
@@ -145,8 +135,8 @@ TEST(ExactNumbers, TheCorpusReaderKeepsEveryDigitInRowsAndStats) {
 
 TEST(ExactNumbers, TheRowsReaderKeepsEveryDigit) {
   cli::FileInputOptions options;
-  options.schema_file = write_temp("schema.json", kSchemaText);
-  options.rows_file = write_temp("rows.jsonl", values_object() + "\n");
+  options.schema_file = temp_file("schema.json", kSchemaText);
+  options.rows_file = temp_file("rows.jsonl", values_object() + "\n");
   std::vector<std::string> warnings;
   const cli::LoadedFiles files = cli::load_files(options, warnings);
   expect_exact_stats(files.stats.front(), "rows file");

@@ -4,41 +4,21 @@
 // the printer, and a string min of fewer than N code points but N UTF-16 units was read as exact,
 // which made the stats impossible and left a skip unjudged.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <array>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/shell_script.h"
+#include "tests/support/temp_files.h"
+
 namespace {
 
-struct Outcome {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr
-};
+using skipsound::test::ScriptOutcome;
+using skipsound::test::temp_file;
 
-// A file under the system's temporary folder, named for this process (CTest runs tests side by side).
-std::string temp_file(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("skipsound_reference_" + std::to_string(::getpid()) + "_" + name);
-  std::ofstream(path, std::ios::binary) << text;
-  return path.string();
-}
-
-// `skipsound check <arguments>`; `arguments` is shell text, its file names already quoted.
-Outcome check(const std::string& arguments) {
-  const std::string script = std::string("exec 2>&1\n'") + SKIPSOUND_BINARY + "' check " + arguments + "\n";
-  Outcome outcome;
-  FILE* pipe = ::popen(script.c_str(), "r");
-  if (!pipe) return outcome;
-  std::array<char, 4096> buffer{};
-  for (size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) outcome.output.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return outcome;
+// `skipsound check <arguments>` and what it prints on stdout and stderr; `arguments` is shell
+// text, its file names already quoted.
+ScriptOutcome check(const std::string& arguments) {
+  return skipsound::test::run_script(std::string("exec 2>&1\n'") + SKIPSOUND_BINARY + "' check " + arguments + "\n");
 }
 
 std::string quoted(const std::string& text) { return "'" + text + "'"; }
@@ -55,7 +35,7 @@ TEST(ReferenceOracleCases, ADecimalStatOfADecisionsLineIsReadExactly) {
   const std::string line =
       R"({"file":"f1","predicate":"x = 123456789012345678.91","schema":)" + schema_of("x", "decimal(20,2)") +
       R"(,"stats":{"numRecords":1,"minValues":{"x":123456789012345678.91},"maxValues":{"x":123456789012345678.91},"nullCount":{"x":0}},"deletedRows":0,"decision":"skipped"})";
-  const Outcome o = check("--decisions " + quoted(temp_file("decimal.jsonl", line + "\n")));
+  const ScriptOutcome o = check("--decisions " + quoted(temp_file("decimal.jsonl", line + "\n")));
   EXPECT_EQ(o.exit_code, 1) << o.output;
   EXPECT_TRUE(contains(o.output, "f1: UNSOUND SKIP (witness row {\"x\":123456789012345678.91})")) << o.output;
   EXPECT_FALSE(contains(o.output, "123456789012345680")) << o.output;
@@ -66,7 +46,7 @@ TEST(ReferenceOracleCases, ALongDecimalOfADecisionsLineIsJudged) {
   const std::string line =
       R"({"file":"f1","predicate":"x > 10000000000000000000000000","schema":)" + schema_of("x", "decimal(38,10)") +
       R"(,"stats":{"numRecords":2,"minValues":{"x":10000000000000000000000000},"maxValues":{"x":12345678901234567890123456},"nullCount":{"x":0}},"decision":"kept"})";
-  const Outcome o = check("--decisions " + quoted(temp_file("long_decimal.jsonl", line + "\n")));
+  const ScriptOutcome o = check("--decisions " + quoted(temp_file("long_decimal.jsonl", line + "\n")));
   EXPECT_EQ(o.exit_code, 0) << o.output;
   EXPECT_TRUE(contains(o.output, "f1: KEEP (a row may match: {\"x\":12345678901234567890123456")) << o.output;
 }
@@ -79,16 +59,16 @@ TEST(ReferenceOracleCases, DecimalExtremesArePrintedFromTheirDigits) {
   for (const std::string& extreme : {nines, "-" + nines}) {
     const std::string stats = R"({"numRecords":1,"minValues":{"x":)" + extreme + R"(},"maxValues":{"x":)" + extreme +
                               R"(},"nullCount":{"x":0}})";
-    const Outcome o = check("--json --schema " + schema + " --stats " + quoted(stats) + " 'x = 5'");
+    const ScriptOutcome o = check("--json --schema " + schema + " --stats " + quoted(stats) + " 'x = 5'");
     EXPECT_EQ(o.exit_code, 0) << o.output;
     const nlohmann::json report = nlohmann::json::parse(o.output);
     EXPECT_EQ(report.at("files").at(0).at("judgement"), "proved skip") << o.output;
     EXPECT_TRUE(contains(o.output, "\"x\": " + extreme)) << o.output;
   }
-  const Outcome witness = check("--schema " + schema + " --stats '{\"numRecords\":3}' 'x > " + nines.substr(1) + "8'");
+  const ScriptOutcome witness = check("--schema " + schema + " --stats '{\"numRecords\":3}' 'x > " + nines.substr(1) + "8'");
   EXPECT_EQ(witness.exit_code, 0) << witness.output;
   EXPECT_TRUE(contains(witness.output, "KEEP (a row may match: {\"x\":" + nines + "})")) << witness.output;
-  const Outcome below = check("--schema " + schema + " --stats '{\"numRecords\":3}' 'x < -" + nines.substr(1) + "8'");
+  const ScriptOutcome below = check("--schema " + schema + " --stats '{\"numRecords\":3}' 'x < -" + nines.substr(1) + "8'");
   EXPECT_EQ(below.exit_code, 0) << below.output;
   EXPECT_TRUE(contains(below.output, "KEEP (a row may match: {\"x\":-" + nines + "})")) << below.output;
 }
@@ -100,14 +80,14 @@ TEST(ReferenceOracleCases, AStringMinOfNUtf16UnitsMayBeCut) {
   const std::string stats = R"({"numRecords":1,"minValues":{"s":")" + a30 + R"(\ud83d\ude00"},"maxValues":{"s":")" + a30 +
                             R"(\ud83d\ude00\u007f"},"nullCount":{"s":0}})";
   const std::string schema = schema_of("s", "string");
-  const Outcome o = check("--schema " + quoted(temp_file("string.json", schema)) + " --stats " + quoted(stats) + " 's IS NOT NULL'");
+  const ScriptOutcome o = check("--schema " + quoted(temp_file("string.json", schema)) + " --stats " + quoted(stats) + " 's IS NOT NULL'");
   EXPECT_EQ(o.exit_code, 0) << o.output;
   EXPECT_TRUE(contains(o.output, ": KEEP (a row may match: {\"s\":\"" + a30 + "\xF0\x9F\x98\x80")) << o.output;
   EXPECT_FALSE(contains(o.output, "IMPOSSIBLE STATS")) << o.output;
 
   const std::string skipped = R"({"file":"f1","predicate":"s IS NOT NULL","schema":)" + schema + R"(,"stats":)" + stats +
                               R"(,"decision":"skipped"})";
-  const Outcome judged = check("--decisions " + quoted(temp_file("string.jsonl", skipped + "\n")));
+  const ScriptOutcome judged = check("--decisions " + quoted(temp_file("string.jsonl", skipped + "\n")));
   EXPECT_EQ(judged.exit_code, 1) << judged.output;
   EXPECT_TRUE(contains(judged.output, "f1: UNSOUND SKIP")) << judged.output;
 }
