@@ -17,7 +17,7 @@
 // = 0.25`). A summary line ends the output. Exit status: 1 when any skip is unsound (or the
 // oracle disagrees with itself), 2 on bad input, 3 on an internal error, else 0 — impossible stats included.
 // A bad line of a decisions file is reported on stderr as "FILE:LINE: message" and not judged;
-// the other lines are, and the run then exits 2 unless a skip is unsound (1).
+// the other lines are, and the run then exits 2 (their findings are in the report).
 //
 // Decisions file (--decisions): JSON Lines, one decision per line; blank lines are ignored.
 //   "predicate"   string, required: the read predicate (Spark SQL).
@@ -138,9 +138,11 @@ struct Report {
       out << "\n";
       if (cross_check) cross_check->print(out);
     }
+    // A run that left lines unjudged is bad input first, as it was before it judged any line;
+    // its report still shows every finding of the lines it judged.
+    if (!bad_lines.empty()) return kExitUsage;
     const bool disagreed = cross_check && cross_check->disagreements > 0;
-    if (tally.has_finding() || disagreed) return kExitFinding;
-    return bad_lines.empty() ? kExitOk : kExitUsage;
+    return tally.has_finding() || disagreed ? kExitFinding : kExitOk;
   }
 };
 

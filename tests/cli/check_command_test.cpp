@@ -115,13 +115,14 @@ TEST(CheckDecisions, ErrorsNameTheLineAndTheOtherLinesAreJudged) {
   }
 }
 
-// An unsound skip on another line is still the finding the run exits with.
-TEST(CheckDecisions, AnUnsoundSkipOutranksABadLine) {
+// A bad line makes the run's input bad (exit 2), and the report still shows an unsound skip on
+// another line.
+TEST(CheckDecisions, ABadLineBesideAnUnsoundSkipIsStillBadInput) {
   const std::string unsound = R"({"predicate":"x > 1","schema":{"type":"struct","fields":[{"name":"x","type":"long","nullable":true,"metadata":{}}]},"stats":{"numRecords":1},"decision":"skipped"})";
   CheckArguments args;
   args.decisions_file = temp_file("unsound_and_bad.jsonl", unsound + "\n{not json\n");
   const CheckRun r = run(args);
-  EXPECT_EQ(r.exit_code, kExitFinding) << r.out;
+  EXPECT_EQ(r.exit_code, kExitUsage) << r.out;
   EXPECT_TRUE(contains(r.out, "UNSOUND SKIP")) << r.out;
   EXPECT_TRUE(contains(r.out, "1 bad line not judged")) << r.out;
   EXPECT_TRUE(contains(r.err, "unsound_and_bad.jsonl:2: not valid JSON")) << r.err;
