@@ -123,8 +123,8 @@ rc::Gen<Value> random_timestamp(TypeKind kind) {
 // 38 digits, more than an int64 or a double (the readers must keep every one).
 rc::Gen<Value> random_decimal(const DataType& type) {
   const __int128 largest = pow10(type.precision) - 1;
-  const int64_t int64_reach = largest > std::numeric_limits<int64_t>::max() ? std::numeric_limits<int64_t>::max()
-                                                                            : static_cast<int64_t>(largest);
+  // int64_in takes an inclusive end below the int64 maximum.
+  const auto int64_reach = static_cast<int64_t>(std::min<__int128>(largest, std::numeric_limits<int64_t>::max() - 1));
   const auto make = [type](__int128 u) { return Value::decimal(Decimal{u, type.scale}, type.precision); };
   const auto near_end = [largest, make](int below, bool negative) {
     const __int128 u = largest - below;

@@ -1,5 +1,6 @@
 #include "model/sql/row.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -57,12 +58,33 @@ Value floating_from_json(const json& j, const DataType& type) {
   return Value::floating(type.kind, std::strtod(text->c_str(), nullptr));
 }
 
+// The same number without the zeros that end its fraction: "1.50" as "1.5", "2.0E3" as "2E3".
+std::string without_trailing_fraction_zeros(std::string text) {
+  const size_t point = text.find('.');
+  if (point == std::string::npos) return text;
+  const size_t exponent = std::min(text.find_first_of("eE"), text.size());
+  size_t end = exponent;
+  while (end > point + 1 && text[end - 1] == '0') --end;
+  if (end == point + 1) --end;  // no fraction digit left: no point either
+  return text.erase(end, exponent - end);
+}
+
+// How skipsound writes a decimal in JSON: a number with the decimal's digits, the trailing zeros
+// of its fraction dropped and one fraction digit at least (1.50 as 1.5, -1 as -1.0), the text the
+// double a smaller decimal fits in prints, without its rounding.
+std::string decimal_json_text(const Decimal& d) {
+  const std::string text = without_trailing_fraction_zeros(decimal_to_string(d));
+  return text.find('.') == std::string::npos ? text + ".0" : text;
+}
+
 Value decimal_from_json(const json& j, const DataType& type) {
   std::optional<std::string> text = j.is_string() ? j.get<std::string>() : number_text(j);
   if (!text) wrong(j, type, "a decimal number");
   Decimal d;
   try {
-    d = parse_decimal(*text);
+    // Zeros that end the fraction say nothing of the value, and a decimal(38,0) written as
+    // 99999999999999999999999999999999999999.0 has 39 digits with them (Spark reads it too).
+    d = parse_decimal(without_trailing_fraction_zeros(*text));
   } catch (const std::invalid_argument&) {
     wrong(j, type, "a decimal number");
   }
@@ -171,9 +193,8 @@ json value_to_json(const Value& v) {
       if (std::isnan(v.as_double())) return "NaN";
       if (std::isinf(v.as_double())) return v.as_double() > 0 ? "Infinity" : "-Infinity";
       return v.as_double();
-    // A JSON number with the decimal's own digits, scale included: Delta writes decimal stats as
-    // numbers, and no double could hold 38 digits.
-    case TypeKind::Decimal: return kept_number(decimal_to_string(v.as_decimal()));
+    // A JSON number, as Delta writes decimal stats, from the decimal's own digits: no double holds 38.
+    case TypeKind::Decimal: return kept_number(decimal_json_text(v.as_decimal()));
     case TypeKind::Date: return format_date(v.as_int());
     case TypeKind::Timestamp: return format_timestamp(v.as_int(), TimestampFormat{'T', 3, true});
     case TypeKind::TimestampNtz:

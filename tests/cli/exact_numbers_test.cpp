@@ -145,21 +145,27 @@ TEST(ExactNumbers, TheRowsReaderKeepsEveryDigit) {
 }
 
 // The writers: a row and stats print each decimal's digits (no double: 10^38 - 1 is no 1e+38),
-// and the text reads back to the same values.
+// the zeros that end the fraction dropped and one fraction digit kept, and the text reads back to
+// the same values.
 TEST(ExactNumbers, DecimalsArePrintedFromTheirDigits) {
   const Schema s = Schema::from_json_text(R"json({"type":"struct","fields":[{"name":"x","type":"decimal(38,0)","nullable":true,"metadata":{}}]})json");
   for (const char* text : {"99999999999999999999999999999999999999", "-99999999999999999999999999999999999999"}) {
     const Row row{Value::decimal(parse_decimal(text), 38)};
     const std::string printed = dump_json(row_to_json(row, s));
-    EXPECT_EQ(printed, std::string(R"({"x":)") + text + "}");
+    EXPECT_EQ(printed, std::string(R"({"x":)") + text + ".0}");
     EXPECT_EQ(row_from_json(parse_json_exact(printed), s), row);
     FileStats stats;
     stats.num_records = 1;
     stats.column_mut(0).min = stats.column_mut(0).max = row.front();
     EXPECT_EQ(stats_from_json_text(dump_json(stats_to_json(stats, s)), s), stats);
   }
-  // Scale is part of the digits: 1.50 stays 1.50.
-  EXPECT_EQ(dump_json(value_to_json(Value::decimal(parse_decimal("1.50"), 3))), "1.50");
+  EXPECT_EQ(dump_json(value_to_json(Value::decimal(parse_decimal("1.50"), 3))), "1.5");
+  EXPECT_EQ(dump_json(value_to_json(Value::decimal(parse_decimal("0.00"), 3))), "0.0");
+  EXPECT_EQ(dump_json(value_to_json(Value::decimal(parse_decimal("-0.05"), 3))), "-0.05");
+  const DataType decimal_3_2 = DataType::decimal(3, 2);
+  for (const char* text : {"1.5000000000000000000000000000000000000000", "1.5E0", "15.0E-1", "\"1.50\""}) {
+    EXPECT_EQ(value_from_json(parse_json_exact(text), decimal_3_2), Value::decimal(parse_decimal("1.50"), 3)) << text;
+  }
 }
 
 TEST(ExactNumbers, TheWriterKeepsNlohmannsLayout) {
