@@ -40,7 +40,8 @@ std::vector<Value> string_edges() {
   // A surrogate pair at UTF-16 units N−2, N−1 and N (N = 32), alone and followed by more: a cut
   // by code points and one by units differ there (docs/semantics.md §4.4).
   for (int before = kUnitBoundaryFirst; before <= kUnitBoundaryLast; ++before) {
-    for (const char* tail : {"", "a", "\x7F"}) edges.push_back(Value::string(repeated(U'a', before) + encode_utf8({kGrin}) + tail));
+    for (const char* tail : {"", "a", "\x7F"})
+      edges.push_back(Value::string(repeated(U'a', before) + encode_utf8({kGrin}) + tail));
   }
   return edges;
 }
@@ -188,7 +189,8 @@ rc::Gen<std::string> utf8_string() {
   auto length = rc::gen::weightedOneOf<int>({{3, uniform_in(0, 5)},
                                              {2, rc::gen::element(31, 32, 33, 64, 65)},
                                              {1, uniform_in(0, 71)}});
-  auto drawn = rc::gen::mapcat(length, [code_point](int n) { return rc::gen::container<std::vector<char32_t>>(n, code_point); });
+  auto drawn = rc::gen::mapcat(
+      length, [code_point](int n) { return rc::gen::container<std::vector<char32_t>>(n, code_point); });
   // ASCII up to UTF-16 unit N−2, N−1 or N, then a supplementary character, then a short tail.
   auto at_unit_boundary = rc::gen::apply(
       [](int before, char32_t supplementary, std::vector<char32_t> tail) {

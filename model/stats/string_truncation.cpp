@@ -59,7 +59,9 @@ std::string truncate_string_min(std::string_view utf8, int prefix_length, String
   if (cut == StringMinCut::CodePoints) {
     kept = std::min(cps.size(), n);
   } else {
-    for (size_t units = 0; kept < cps.size() && units + utf16_units(cps[kept]) <= n; ++kept) units += utf16_units(cps[kept]);
+    for (size_t units = 0; kept < cps.size() && units + utf16_units(cps[kept]) <= n; ++kept) {
+      units += utf16_units(cps[kept]);
+    }
   }
   if (kept == cps.size()) return std::string(utf8);
   return encode_utf8(std::vector<char32_t>(cps.begin(), cps.begin() + kept));

@@ -134,12 +134,12 @@ struct Report {
       out << dump_json(j, 2) << "\n";
     } else {
       out << tally.summary_line();
-      if (!bad_lines.empty()) out << "; " << bad_lines.size() << (bad_lines.size() == 1 ? " bad line" : " bad lines") << " not judged";
+      if (!bad_lines.empty())
+        out << "; " << bad_lines.size() << (bad_lines.size() == 1 ? " bad line" : " bad lines") << " not judged";
       out << "\n";
       if (cross_check) cross_check->print(out);
     }
-    // A run that left lines unjudged is bad input first, as it was before it judged any line;
-    // its report still shows every finding of the lines it judged.
+    // Lines left unjudged make the input bad, whatever the judged ones found (the report shows it).
     if (!bad_lines.empty()) return kExitUsage;
     const bool disagreed = cross_check && cross_check->disagreements > 0;
     return tally.has_finding() || disagreed ? kExitFinding : kExitOk;
