@@ -3,7 +3,7 @@
 // append-suppression mutant (target: at least 300 trials/s, a kill in under 5 s).
 #include <benchmark/benchmark.h>
 
-#include "proofs/explorer.h"
+#include "proofs/explorer/explorer.h"
 
 namespace skipsound {
 namespace {

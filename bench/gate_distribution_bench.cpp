@@ -1,5 +1,5 @@
 // The gate's per-file phase as a benchmark (issue 16): the very cases `skipsound gate` draws for
-// its default seed (proofs/per_file_hunt.h hunt_file_case), each decision judged by the same pipeline
+// its default seed (proofs/perfile/per_file_hunt.h hunt_file_case), each decision judged by the same pipeline
 // (production decision, live-row ground truth, the oracle sampled as check_case samples it), once
 // with Z3 alone and once with the interval procedure first (smt/interval_decider.h, Z3 outside
 // its fragment and on every 50th answer). Counters: decisions/s and oracle queries/s on one
@@ -18,9 +18,10 @@
 
 #include "generators/predicate_gen.h"
 #include "model/sql/printer.h"
-#include "proofs/gate.h"
-#include "proofs/per_file_hunt.h"
-#include "proofs/per_file_properties.h"
+#include "proofs/common/oracle_config.h"
+#include "proofs/gate/gate.h"
+#include "proofs/perfile/per_file_hunt.h"
+#include "proofs/perfile/per_file_properties.h"
 
 namespace skipsound {
 namespace {

@@ -2,8 +2,6 @@
 // judges it. Every line parses or the run ends in an input error naming the file and a line of
 // it ("decisions.jsonl:N: ..."); what parses is judged by the oracle without an internal error.
 // Z3's budget per query is small so that one input stays fast; its unknowns are fine here.
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -16,7 +14,8 @@
 
 #include "model/sql/schema.h"
 #include "model/values/input_error.h"
-#include "proofs/cli/check_command.h"
+#include "cli/check_command.h"
+#include "model/values/scratch_directory.h"
 
 namespace {
 
@@ -25,12 +24,12 @@ using namespace skipsound;
 
 // The file sits two folders below a link to the repository's tests/fixtures, so that the seed
 // corpus's live-file lines ("table": "../../fixtures/delta-logs/...") load real tables.
+// The folder is this run's own, removed when it ends.
 fs::path make_decisions_file() {
-  const fs::path root = fs::temp_directory_path() / ("skipsound-decisions-fuzz-" + std::to_string(getpid()));
+  static const ScratchDirectory scratch("decisions-fuzz");
+  const fs::path& root = scratch.path();
   fs::create_directories(root / "corpus" / "decisions");
-  if (!fs::exists(fs::symlink_status(root / "fixtures"))) {
-    fs::create_directory_symlink(fs::path(SKIPSOUND_SOURCE_DIR) / "tests" / "fixtures", root / "fixtures");
-  }
+  fs::create_directory_symlink(fs::path(SKIPSOUND_SOURCE_DIR) / "tests" / "fixtures", root / "fixtures");
   return root / "corpus" / "decisions" / "decisions.jsonl";
 }
 

@@ -2,8 +2,6 @@
 // piece, when it starts with "CHECKPOINT ", becomes _last_checkpoint) and loads the table. Bad
 // input must end in InputError, never a crash, a hang or another exception; every live file's
 // parsed stats must print back to JSON that reads as the same stats.
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +13,7 @@
 
 #include "model/log/delta_log.h"
 #include "model/values/input_error.h"
+#include "model/values/scratch_directory.h"
 #include "model/values/exact_json.h"
 
 namespace {
@@ -32,9 +31,10 @@ std::vector<std::string> pieces(const std::string& text) {
   return out;
 }
 
+// In a folder of this run's own, removed when it ends.
 fs::path table_dir() {
-  static const fs::path dir = fs::temp_directory_path() / ("skipsound-log-fuzz-" + std::to_string(getpid()));
-  return dir;
+  static const ScratchDirectory scratch("log-fuzz");
+  return scratch.path() / "table";
 }
 
 void write_log(const std::vector<std::string>& commits) {

@@ -1,4 +1,4 @@
-// Parses arbitrary bytes as a scenario file (proofs/scenario.h) and replays what parses. Bad input
+// Parses arbitrary bytes as a scenario file (proofs/scenario/scenario.h) and replays what parses. Bad input
 // must end in a declared input error naming "fuzz.scn:<line>:", a line of the input, never a
 // crash, a hang or another exception. The parser finds most; the run finds what only the log's
 // versions show (a start or RESTORE version not reached, a file or feature the snapshot lacks)
@@ -17,7 +17,7 @@
 
 #include "model/sql/schema.h"
 #include "model/values/input_error.h"
-#include "proofs/scenario.h"
+#include "proofs/scenario/scenario.h"
 
 namespace {
 

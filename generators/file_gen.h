@@ -25,7 +25,7 @@ enum class StatsHistory {
 const char* stats_history_name(StatsHistory h);
 
 // How the file reaches a reader: the choices a Delta writer makes when it logs the file, which
-// the log text must survive (proofs/per_file_log.h writes it, the production reader reads it).
+// the log text must survive (proofs/perfile/per_file_log.h writes it, the production reader reads it).
 struct LogShape {
   int timestamp_offset_minutes = 0;  // timestamp stats written at this zone offset (0: with Z)
   bool add_before_remove = false;    // a DV update lists its add before its remove (Delta allows either)

@@ -69,7 +69,7 @@ bool is_partition_leaf(const Leaf& leaf, const StatsConfig& config) {
 
 rc::Gen<StatsConfig> stats_config_for(const Schema& schema) {
   std::vector<std::string> partition_candidates;
-  // Partition values are logged as JSON strings (proofs/per_file_log.h), which binary bytes are not.
+  // Partition values are logged as JSON strings (proofs/perfile/per_file_log.h), which binary bytes are not.
   for (const StructField& f : schema.fields()) {
     if (f.type.kind != TypeKind::Struct && f.type.kind != TypeKind::Binary) partition_candidates.push_back(f.name);
   }

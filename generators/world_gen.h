@@ -4,7 +4,7 @@
 // literals sit on the table's value boundaries; in one world in eight, one or two of them commit
 // an ALTER TABLE (properties or protocol features) instead, or a SET TXN or SET DOMAIN besides.
 // Each named category biases the draw towards one shape of conflict (see world_category_name).
-// Operations are written in the scenario syntax (proofs/scenario.h), so a world is replayed,
+// Operations are written in the scenario syntax (proofs/scenario/scenario.h), so a world is replayed,
 // shrunk and saved as plain text.
 #pragma once
 #include <cstddef>
@@ -89,7 +89,7 @@ const char* tier_flag_name(Tier t);        // the scenario flag: "valueExact", .
 bool tier_on(const WorldFlags& flags, Tier t);
 
 // Whether a world's commits are also written as a Delta log and replayed before the checker sees
-// them (proofs/log_mirror.h), from the log's text or from a table directory on disk.
+// them (proofs/scenario/log_mirror.h), from the log's text or from a table directory on disk.
 enum class WorldLog { ModelOnly, Replayed, Directory };
 
 struct World {

@@ -1,24 +1,18 @@
 #include "smt/second_solver.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <climits>
 #include <chrono>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
 
-extern char** environ;
+#include "smt/subprocess.h"
 
 namespace skipsound::smt {
 
@@ -29,37 +23,14 @@ using Clock = std::chrono::steady_clock;
 // A grace period past the solver's own limit before the process is killed.
 constexpr int kKillAfterMs = 1000;
 
-struct ProcessOutput {
-  std::string text;  // stdout and stderr together
-  int status = 0;    // as waitpid gives it
-  bool killed = false;
-  std::string spawn_error;
-};
-
-// Closes a file descriptor on every exit path.
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd = -1) : fd_(fd) {}
-  ~FileDescriptor() { reset(); }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  int get() const { return fd_; }
-  void reset() {
-    if (fd_ >= 0) close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_;
-};
-
 // A temporary .smt2 file removed on every exit path.
 class TemporaryQuery {
  public:
   explicit TemporaryQuery(const std::string& text) {
     std::string pattern = (std::filesystem::temp_directory_path() / "skipsound-query-XXXXXX.smt2").string();
-    const FileDescriptor fd(mkstemps(pattern.data(), 5));
-    if (fd.get() < 0) return;
+    const int fd = mkstemps(pattern.data(), 5);
+    if (fd < 0) return;
+    close(fd);
     path_ = pattern;
     std::ofstream(path_, std::ios::binary) << text;
   }
@@ -73,56 +44,6 @@ class TemporaryQuery {
  private:
   std::string path_;
 };
-
-// Runs `argv` with stdout and stderr on one pipe, killing it once `deadline_ms` has passed.
-// posix_spawn, not fork: the gate calls this from several threads at once.
-ProcessOutput run_process(const std::vector<std::string>& argv, int deadline_ms) {
-  ProcessOutput out;
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) {
-    out.spawn_error = std::string("pipe: ") + std::strerror(errno);
-    return out;
-  }
-  FileDescriptor read_end(fds[0]);
-  FileDescriptor write_end(fds[1]);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, write_end.get(), STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, write_end.get(), STDERR_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  write_end.reset();
-  if (spawned != 0) {
-    out.spawn_error = argv[0] + ": " + std::strerror(spawned);
-    return out;
-  }
-  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(deadline_ms);
-  char buffer[4096];
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) {
-      kill(pid, SIGKILL);
-      out.killed = true;
-      break;
-    }
-    pollfd p{read_end.get(), POLLIN, 0};
-    const int ready = poll(&p, 1, static_cast<int>(left));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) continue;  // timed out: the next turn kills it
-    const ssize_t n = read(read_end.get(), buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;  // end of output: the process has closed its side
-    out.text.append(buffer, static_cast<size_t>(n));
-  }
-  while (waitpid(pid, &out.status, 0) < 0 && errno == EINTR) {
-  }
-  return out;
-}
 
 std::string first_line(const std::string& text) {
   std::istringstream in(text);
@@ -174,11 +95,15 @@ SecondAnswer interpret(const ProcessOutput& p, unsigned time_limit_ms) {
 // cvc5 on `text`, which holds `queries` check-sat commands, each with the per-query time limit.
 ProcessOutput run_solver(const SecondSolverOptions& options, const std::string& text, size_t queries) {
   const TemporaryQuery query(text);
-  if (query.path().empty()) return ProcessOutput{{}, 0, false, "cannot write a temporary query file"};
+  if (query.path().empty()) {
+    ProcessOutput refused;
+    refused.spawn_error = "cannot write a temporary query file";
+    return refused;
+  }
   const size_t deadline_ms = std::min<size_t>(size_t{options.time_limit_ms} * queries + kKillAfterMs, INT_MAX);
   return run_process(
-      {options.command, "--lang", "smt2", "--tlimit-per=" + std::to_string(options.time_limit_ms), query.path()},
-      static_cast<int>(deadline_ms));
+      {{options.command, "--lang", "smt2", "--tlimit-per=" + std::to_string(options.time_limit_ms), query.path()},
+       static_cast<int>(deadline_ms)});
 }
 
 }  // namespace
@@ -207,8 +132,7 @@ std::string cvc5_smt2(const std::string& z3_smt2) {
 SecondSolver::SecondSolver(SecondSolverOptions options) : options_(std::move(options)) {}
 
 bool SecondSolver::available() const {
-  const ProcessOutput p = run_process({options_.command, "--version"}, 10'000);
-  return p.spawn_error.empty() && !p.killed && WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0;
+  return run_process({{options_.command, "--version"}}).exit_status() == 0;
 }
 
 std::string SecondSolver::describe() const {

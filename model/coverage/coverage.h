@@ -2,7 +2,7 @@
 // the §4 writer rules and reader paths, the §5 skipping rules (with how often each took part in a
 // skip), verification and conflict-time guards, the §7 checks and isolation levels, the §6 oracle
 // outcomes. The code under test bumps them where the rule is applied; the gate reads the totals
-// before and after its run and fails on a required row it never reached (proofs/gate_coverage.h).
+// before and after its run and fails on a required row it never reached (proofs/gate/gate_coverage.h).
 //
 // Counters are relaxed atomics: cheap on the hot paths, safe from every worker thread, and their
 // totals are deterministic whenever the work is (the gate's is, for a seed and a trial budget).

@@ -13,7 +13,7 @@ constexpr CodePathInfo kCodePaths[] = {
     {CodePath::SkipEvaluation, "skip evaluation", "checker/skipping_expr.cpp"},
     {CodePath::ConflictFilter, "conflict filter", "checker/conflict_filter.cpp"},
     {CodePath::SymbolicWriter, "symbolic writer", "smt/symbolic_file.cpp"},
-    {CodePath::SymbolicDecision, "symbolic decision", "smt/symbolic_skipping.cpp"},
+    {CodePath::SymbolicDecision, "symbolic decision", "smt/symbolic/symbolic_skipping.cpp"},
     {CodePath::StatsReader, "stats reader", "model/stats/stats.cpp"},
     {CodePath::NullCountWriter, "nullCount writer", "model/stats/stats_collection.cpp"},
     {CodePath::LogReplay, "log replay", "model/log/delta_log.cpp"},

@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "model/values/input_error.h"
-#include "proofs/cli/check_command.h"
-#include "proofs/cli/cli.h"
+#include "cli/check_command.h"
+#include "cli/cli.h"
 #include "tests/support/temp_files.h"
 
 namespace skipsound::cli {
@@ -158,8 +158,8 @@ TEST(CheckOwnDecisions, SoundLogicPassesAndTheLeAsLtMutantIsCaught) {
 
 TEST(CheckOwnDecisions, SmtDumpWritesOneQueryPerFile) {
   CheckArguments args = own("x > 20");
-  const auto dir = std::filesystem::temp_directory_path() / "skipsound_check_dump";
-  std::filesystem::remove_all(dir);
+  const ScratchDirectory scratch("test");
+  const auto dir = scratch.path() / "dump";
   args.smt_dump_dir = dir.string();
   run(args);
   int dumped = 0;
@@ -171,7 +171,6 @@ TEST(CheckOwnDecisions, SmtDumpWritesOneQueryPerFile) {
     EXPECT_TRUE(contains(text.str(), "(check-sat)")) << text.str();
   }
   EXPECT_EQ(dumped, 1);
-  std::filesystem::remove_all(dir);
 }
 
 

@@ -10,9 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "model/sql/binder.h"
-#include "proofs/cli/check_command.h"
-#include "proofs/cli/cli.h"
-#include "proofs/cross_check.h"
+#include "cli/check_command.h"
+#include "cli/cli.h"
+#include "model/values/scratch_directory.h"
+#include "proofs/oracles/cross_check.h"
 #include "smt/oracle.h"
 
 namespace skipsound {
@@ -23,15 +24,14 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 // A solver command that prints `answer` whatever it is asked.
 class FakeSolver {
  public:
-  explicit FakeSolver(const std::string& answer)
-      : path_(std::filesystem::temp_directory_path() / ("skipsound-fake-solver-" + answer + ".sh")) {
+  explicit FakeSolver(const std::string& answer) : path_(dir_.path() / "solver.sh") {
     std::ofstream(path_) << "#!/bin/sh\necho " << answer << "\n";
     std::filesystem::permissions(path_, std::filesystem::perms::owner_all);
   }
-  ~FakeSolver() { std::filesystem::remove(path_); }
   smt::SecondSolverOptions options() const { return {path_.string(), 5000}; }
 
  private:
+  ScratchDirectory dir_{"test"};
   std::filesystem::path path_;
 };
 
@@ -50,16 +50,10 @@ std::string unsat_query() {
   return oracle.last_smt2();
 }
 
-struct TempDir {
-  std::filesystem::path path = std::filesystem::temp_directory_path() / "skipsound-cross-check-test";
-  TempDir() { std::filesystem::remove_all(path); }
-  ~TempDir() { std::filesystem::remove_all(path); }
-};
-
 TEST(CrossCheck, ASolverAnsweringTheOtherWayIsADisagreementWrittenToDisk) {
   const FakeSolver says_sat("sat");
-  const TempDir dir;
-  CrossChecker checker(says_sat.options(), dir.path.string());
+  const ScratchDirectory dir("test");
+  CrossChecker checker(says_sat.options(), dir.path().string());
   const std::string query = unsat_query();
   checker.check(query, smt::OracleVerdict::Unsat, "x>30");
   const CrossCheckTally tally = checker.finish();
@@ -128,15 +122,15 @@ TEST(CrossCheck, CheckOnTheShippedDecisionsAgreesWithCvc5) {
 // The same command with a solver that always answers sat: the proved skip becomes a finding.
 TEST(CrossCheck, CheckExitsWithAFindingWhenTheSecondSolverDisagrees) {
   const FakeSolver says_sat("sat");
-  const TempDir dir;
+  const ScratchDirectory dir("test");
   cli::CheckArguments args;
   args.decisions_file = std::string(SKIPSOUND_SOURCE_DIR) + "/tests/corpus/decisions/example.jsonl";
-  args.smt_dump_dir = dir.path.string();
+  args.smt_dump_dir = dir.path().string();
   args.cross_check = says_sat.options();
   std::ostringstream out, err;
   EXPECT_EQ(cli::run_check(args, out, err), cli::kExitFinding);
   EXPECT_TRUE(contains(out.str(), "DISAGREEMENT: Z3 UNSAT")) << out.str();
-  EXPECT_TRUE(contains(out.str(), "on sound-skip; query: " + dir.path.string())) << out.str();
+  EXPECT_TRUE(contains(out.str(), "on sound-skip; query: " + dir.path().string())) << out.str();
   EXPECT_TRUE(contains(out.str(), "1 disagreements")) << out.str();
 }
 

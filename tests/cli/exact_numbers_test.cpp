@@ -6,17 +6,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
 #include "model/log/delta_log.h"
 #include "model/sql/row.h"
 #include "model/values/exact_json.h"
-#include "proofs/cli/file_inputs.h"
-#include "proofs/corpus.h"
-#include "proofs/external_decisions.h"
-#include "proofs/scenario.h"
+#include "cli/external_decisions.h"
+#include "cli/file_inputs.h"
+#include "proofs/perfile/corpus.h"
+#include "proofs/scenario/scenario.h"
 #include "tests/support/temp_files.h"
 
 namespace skipsound {
@@ -101,7 +100,6 @@ TEST(ExactNumbers, TheDecisionsReaderKeepsEveryDigitInStatsObjectsAndStrings) {
   ASSERT_EQ(read.decisions.size(), 2u);
   expect_exact_stats(read.decisions[0].file.stats.front(), "decisions line, stats object");
   expect_exact_stats(read.decisions[1].file.stats.front(), "decisions line, stats string");
-  std::filesystem::remove(path);
 }
 
 TEST(ExactNumbers, TheScenarioReaderKeepsEveryDigitInRowsAndStats) {
@@ -125,12 +123,11 @@ TEST(ExactNumbers, TheCorpusReaderKeepsEveryDigitInRowsAndStats) {
   expect_exact_row(c.file.rows.front(), "corpus rows");
   expect_exact_stats(c.file.stats, "corpus stats");
   // Saved and loaded again: the writer prints the same digits.
-  std::filesystem::remove(path);
-  save_corpus_case(c, path);
-  const CorpusCase again = load_corpus_case(path);
+  const std::string saved = temp_file("saved.json", "");
+  save_corpus_case(c, saved);
+  const CorpusCase again = load_corpus_case(saved);
   expect_exact_row(again.file.rows.front(), "corpus rows written back");
   expect_exact_stats(again.file.stats, "corpus stats written back");
-  std::filesystem::remove(path);
 }
 
 TEST(ExactNumbers, TheRowsReaderKeepsEveryDigit) {
@@ -140,8 +137,6 @@ TEST(ExactNumbers, TheRowsReaderKeepsEveryDigit) {
   std::vector<std::string> warnings;
   const cli::LoadedFiles files = cli::load_files(options, warnings);
   expect_exact_stats(files.stats.front(), "rows file");
-  std::filesystem::remove(options.schema_file);
-  std::filesystem::remove(options.rows_file);
 }
 
 // The writers: a row and stats print each decimal's digits (no double: 10^38 - 1 is no 1e+38),

@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "model/values/input_error.h"
-#include "proofs/cli/cli.h"
-#include "proofs/gate_report.h"
-#include "proofs/scenario.h"
+#include "cli/cli.h"
+#include "proofs/gate/gate_report.h"
+#include "proofs/scenario/scenario.h"
 
 namespace skipsound {
 namespace {

@@ -7,12 +7,14 @@
 // install packages and run the whole gate or suite) are not skipsound lines and never run here.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
 #include <fstream>
 #include <optional>
 #include <regex>
 #include <sstream>
-
-#include "tests/support/shell_script.h"
 
 namespace {
 
@@ -76,13 +78,24 @@ std::vector<Example> readme_examples() {
   return examples_in(text.str());
 }
 
-using Outcome = skipsound::test::ScriptOutcome;
+struct Outcome {
+  int exit_code = -1;
+  std::string output;
+};
 
 // Runs `skipsound <arguments>` through sh: the README's globs and quotes mean what they mean in a
 // shell, and a trailing `# exit N` is a comment. The script's status is the command's.
 Outcome run_from_repository_root(const std::string& arguments) {
-  return skipsound::test::run_script("exec 2>&1\ncd '" + std::string(SKIPSOUND_SOURCE_DIR) + "' || exit 99\n'" +
-                                     SKIPSOUND_BINARY + "' " + arguments + "\n");
+  const std::string script = "exec 2>&1\ncd '" + std::string(SKIPSOUND_SOURCE_DIR) + "' || exit 99\n'" +
+                             SKIPSOUND_BINARY + "' " + arguments + "\n";
+  Outcome outcome;
+  FILE* pipe = ::popen(script.c_str(), "r");
+  if (!pipe) return outcome;
+  std::array<char, 4096> buffer{};
+  for (size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) outcome.output.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return outcome;
 }
 
 class ReadmeExample : public testing::TestWithParam<Example> {};

@@ -7,10 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include <unistd.h>
-
 #include "model/values/input_error.h"
-#include "proofs/cli/file_inputs.h"
+#include "cli/file_inputs.h"
+#include "model/values/scratch_directory.h"
 
 namespace skipsound::cli {
 namespace {
@@ -21,8 +20,7 @@ const std::string kOwnLogs = std::string(SKIPSOUND_SOURCE_DIR) + "/tests/fixture
 // A schema file id long, b struct<c: struct<e int, g int>>, `b.c` int and one row of rows.
 class RowsInput {
  public:
-  RowsInput() : dir_(fs::path(testing::TempDir()) / ("skipsound_table_properties_" + std::to_string(::getpid()))) {
-    fs::create_directories(dir_);
+  RowsInput() : scratch_("test"), dir_(scratch_.path()) {
     std::ofstream(dir_ / "schema.json") << R"({"type":"struct","fields":[
       {"name":"id","type":"long","nullable":true,"metadata":{}},
       {"name":"b","type":{"type":"struct","fields":[{"name":"c","type":{"type":"struct","fields":[
@@ -32,8 +30,6 @@ class RowsInput {
       {"name":"b.c","type":"integer","nullable":true,"metadata":{}}]})";
     std::ofstream(dir_ / "rows.jsonl") << R"({"id":1,"b":{"c":{"e":2,"g":3}},"b.c":4})" << "\n";
   }
-  ~RowsInput() { fs::remove_all(dir_); }
-
   FileInputOptions options() const {
     FileInputOptions o;
     o.schema_file = (dir_ / "schema.json").string();
@@ -42,6 +38,7 @@ class RowsInput {
   }
 
  private:
+  ScratchDirectory scratch_;
   fs::path dir_;
 };
 

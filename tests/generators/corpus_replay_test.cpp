@@ -11,7 +11,7 @@
 
 #include "generators/file_case.h"
 #include "model/stats/stats.h"
-#include "proofs/corpus.h"
+#include "proofs/perfile/corpus.h"
 #include "model/values/exact_json.h"
 
 namespace skipsound {

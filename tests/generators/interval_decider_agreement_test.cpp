@@ -9,9 +9,9 @@
 #include "generators/predicate_gen.h"
 #include "model/sql/evaluator.h"
 #include "model/sql/printer.h"
-#include "proofs/gate.h"
-#include "proofs/per_file_hunt.h"
-#include "proofs/per_file_properties.h"
+#include "proofs/gate/gate.h"
+#include "proofs/perfile/per_file_hunt.h"
+#include "proofs/perfile/per_file_properties.h"
 #include "smt/interval_decider.h"
 #include "model/values/exact_json.h"
 

@@ -10,9 +10,9 @@
 
 #include "generators/file_case.h"
 #include "generators/predicate_gen.h"
-#include "proofs/corpus.h"
-#include "proofs/per_file_properties.h"
-#include "proofs/gate.h"
+#include "proofs/perfile/corpus.h"
+#include "proofs/perfile/per_file_properties.h"
+#include "proofs/common/oracle_config.h"
 
 namespace skipsound {
 namespace {
@@ -158,7 +158,9 @@ TEST_P(MutantKill, PropertiesFindACounterexample) {
   std::cout << "mutant " << mutant_name(mutant) << " killed after " << hunt.result.get<rc::detail::FailureResult>().numSuccess + 1
             << " trials (seed " << seed << ", " << hunt.seconds << " s)\n";
   if (hunt.minimal) {
-    const auto dir = std::filesystem::temp_directory_path() / "skipsound-findings";
+    // Kept for the replay below: in the test's working folder (the build tree), not under the
+    // shared temporary folder, where a fixed name collides with another run's.
+    const auto dir = std::filesystem::absolute("per-file-findings");
     std::filesystem::create_directories(dir);
     const auto path = (dir / (std::string(mutant_name(mutant)) + ".json")).string();
     save_corpus_case(*hunt.minimal, path);

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "model/sql/binder.h"
+#include "model/values/scratch_directory.h"
 #include "smt/oracle.h"
 #include "smt/second_solver.h"
 
@@ -94,11 +95,11 @@ TEST(SecondSolver, AMissingCommandIsAnErrorNotAnAnswer) {
 }
 
 TEST(SecondSolver, AHangingSolverIsKilledAndCountsAsUnknown) {
-  const std::filesystem::path script = std::filesystem::temp_directory_path() / "skipsound-hanging-solver.sh";
+  const ScratchDirectory dir("test");
+  const std::filesystem::path script = dir.path() / "hanging-solver.sh";
   std::ofstream(script) << "#!/bin/sh\nexec sleep 30\n";
   std::filesystem::permissions(script, std::filesystem::perms::owner_all);
   const SecondAnswer a = SecondSolver(SecondSolverOptions{script.string(), 100}).ask("(check-sat)\n");
-  std::filesystem::remove(script);
   EXPECT_EQ(a.verdict, SecondVerdict::Unknown);
   EXPECT_NE(a.reason.find("killed"), std::string::npos) << a.reason;
   EXPECT_LT(a.seconds, 10);

@@ -2,29 +2,24 @@
 // gives the same sat/unsat answer as the oracle.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "model/sql/binder.h"
+#include "model/values/scratch_directory.h"
 #include "smt/oracle.h"
+#include "smt/subprocess.h"
 
 namespace skipsound::smt {
 namespace {
 
-bool z3_installed() { return std::system("command -v z3 > /dev/null 2>&1") == 0; }
+bool z3_installed() { return run_process({{"z3", "--version"}}).exit_status() == 0; }
 
 // The first line z3 prints for `path`.
 std::string z3_answer(const std::filesystem::path& path) {
-  const std::string command = "z3 -T:20 '" + path.string() + "' 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return "popen failed";
-  char line[256] = {};
-  const bool got = std::fgets(line, sizeof line, pipe) != nullptr;
-  pclose(pipe);
-  std::string answer = got ? line : "";
-  while (!answer.empty() && (answer.back() == '\n' || answer.back() == '\r')) answer.pop_back();
+  const ProcessOutput z3 = run_process({{"z3", "-T:20", path.string()}, 30'000});
+  std::string answer = z3.spawn_error.empty() ? z3.text.substr(0, z3.text.find('\n')) : z3.spawn_error;
+  while (!answer.empty() && answer.back() == '\r') answer.pop_back();
   return answer;
 }
 
@@ -51,8 +46,8 @@ TEST(SmtDump, Z3CommandReproducesEveryAnswer) {
   OracleOptions options;
   options.record_smt2 = true;
   Oracle oracle(options);
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "skipsound_smt_dump_test";
-  std::filesystem::create_directories(dir);
+  const ScratchDirectory scratch("test");
+  const std::filesystem::path& dir = scratch.path();
   const std::vector<std::string> predicates = {
       "x > 30", "x >= 30", "x IS NULL", "x IN (1, 2, 25)", "s LIKE 'b%'", "s LIKE 'c%'", "s > 'b\xF0\x9F\x98\x80'",
       "s < 'ab'", "d > 2.0D", "d = 0.25D OR x = 21", "NOT (x <=> 25) AND s = 'abc'"};
@@ -67,7 +62,6 @@ TEST(SmtDump, Z3CommandReproducesEveryAnswer) {
     EXPECT_EQ(z3_answer(path), expected) << predicates[i] << "\n" << oracle.last_smt2();
   }
   EXPECT_GE(answered, 9);
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -1,18 +1,19 @@
-// Files the CLI tests hand to skipsound, under the system's temporary folder and named for this
-// process: CTest runs the tests of one file side by side, each in a process of its own, and two
-// of them writing one fixed name raced (one read the other's half-written schema).
+// Files the CLI tests hand to skipsound, in a scratch folder of this test process's own that is
+// removed when the process ends: CTest runs the tests of one file side by side, each in a process
+// of its own, and two of them writing one fixed name raced (one read the other's half-written
+// schema).
 #pragma once
-#include <unistd.h>
-
-#include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "model/values/scratch_directory.h"
+
 namespace skipsound::test {
 
-// Writes `text` to the process's file `name` and returns its path.
+// Writes `text` to the file `name` of the process's scratch folder and returns its path.
 inline std::string temp_file(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("skipsound_test_" + std::to_string(::getpid()) + "_" + name);
+  static const ScratchDirectory dir("test");
+  const auto path = dir.path() / name;
   std::ofstream(path, std::ios::binary) << text;
   return path.string();
 }

@@ -4,11 +4,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include <unistd.h>
-
 #include <gtest/gtest.h>
 
 #include "model/values/input_error.h"
+#include "model/values/scratch_directory.h"
 #include "model/values/temporal.h"
 
 namespace skipsound {
@@ -255,13 +254,9 @@ TEST(DeltaLog, UnknownVersionIsAnError) {
 // A scratch copy of a fixture table that a test may damage.
 class ScratchTable {
  public:
-  explicit ScratchTable(const std::string& fixture)
-      : dir_(fs::path(testing::TempDir()) / ("skipsound_" + fixture + "_" + std::to_string(::getpid()))) {
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+  explicit ScratchTable(const std::string& fixture) : scratch_("test"), dir_(scratch_.path()) {
     fs::copy(table_dir(fixture), dir_, fs::copy_options::recursive);
   }
-  ~ScratchTable() { fs::remove_all(dir_); }
   std::string dir() const { return dir_.string(); }
   fs::path log(int64_t version) const {
     std::string digits = std::to_string(version);
@@ -269,6 +264,7 @@ class ScratchTable {
   }
 
  private:
+  ScratchDirectory scratch_;
   fs::path dir_;
 };
 

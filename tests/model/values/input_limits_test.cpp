@@ -7,6 +7,7 @@
 
 #include "model/values/input_error.h"
 #include "model/values/input_limits.h"
+#include "model/values/scratch_directory.h"
 
 namespace skipsound {
 namespace {
@@ -23,14 +24,15 @@ std::string error_of(const fs::path& path, std::uintmax_t limit) {
 }
 
 TEST(ReadBoundedFile, ReadsUpToTheLimitAndRefusesBeyondIt) {
-  const fs::path file = fs::temp_directory_path() / "skipsound-input-limits-test.txt";
+  const ScratchDirectory dir("test");
+  const fs::path file = dir.path() / "input.txt";
   std::ofstream(file, std::ios::binary) << std::string(70'000, 'x');  // more than one read chunk
   EXPECT_EQ(read_bounded_file(file, 70'000), std::string(70'000, 'x'));
   EXPECT_EQ(error_of(file, 69'999), file.string() + " is 70000 bytes, more than the limit of 69999 bytes");
   EXPECT_EQ(error_of(file, 1u << 20), "read");
   fs::remove(file);
   EXPECT_EQ(error_of(file, 1u << 20), "cannot read " + file.string());
-  EXPECT_EQ(error_of(fs::temp_directory_path(), 1u << 20), "cannot read " + fs::temp_directory_path().string() + ": a folder");
+  EXPECT_EQ(error_of(dir.path(), 1u << 20), "cannot read " + dir.path().string() + ": a folder");
 }
 
 TEST(ReadBoundedFile, SizesInMessages) {

@@ -1,0 +1,274 @@
+#include "tools/mutate/mutation_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace skipsound::mutation {
+
+namespace {
+
+std::string fixed(double v, int digits) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", digits, v);
+  return buffer;
+}
+
+std::string required_string(const nlohmann::json& entry, const char* key, const std::string& where) {
+  if (!entry.contains(key) || !entry[key].is_string()) throw std::runtime_error(where + "." + key + ": a string is required");
+  return entry[key].get<std::string>();
+}
+
+// Markdown inline code that survives backticks inside.
+std::string code(const std::string& text) {
+  const std::string fence = text.find('`') == std::string::npos ? "`" : "`` ";
+  const std::string close = fence == "`" ? "`" : " ``";
+  return fence + text + close;
+}
+
+struct Tally {
+  size_t noticed = 0, survived = 0, build_failures = 0, total = 0;
+  void add(Status s) {
+    ++total;
+    if (detected(s)) ++noticed;
+    if (s == Status::Survived) ++survived;
+    if (s == Status::BuildFailure) ++build_failures;
+  }
+};
+
+double mean(double sum, size_t n) { return n ? sum / static_cast<double>(n) : 0.0; }
+
+}  // namespace
+
+std::vector<TriageEntry> load_triage(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw std::runtime_error(path + ": " + e.what());
+  }
+  if (!j.is_array()) throw std::runtime_error(path + ": $ must be an array of survivors");
+  std::vector<TriageEntry> entries;
+  for (size_t i = 0; i < j.size(); ++i) {
+    const std::string where = path + ": $[" + std::to_string(i) + "]";
+    TriageEntry e{required_string(j[i], "file", where),    required_string(j[i], "operator", where),
+                  required_string(j[i], "before", where),  required_string(j[i], "after", where),
+                  required_string(j[i], "verdict", where), required_string(j[i], "reason", where)};
+    if (e.verdict != "equivalent" && e.verdict != "gap") {
+      throw std::runtime_error(where + ".verdict: 'equivalent' or 'gap', got '" + e.verdict + "'");
+    }
+    entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
+const TriageEntry* triage_of(const MutantRecord& r, const std::vector<TriageEntry>& triage) {
+  for (const TriageEntry& e : triage) {
+    if (e.file == r.candidate.file && e.op == operator_name(r.candidate.mutation.op) &&
+        e.before == r.candidate.text.before && e.after == r.candidate.text.after) {
+      return &e;
+    }
+  }
+  return nullptr;
+}
+
+double Score::percent() const {
+  const size_t counted = detected + survived - equivalent;
+  return counted == 0 ? 100.0 : 100.0 * static_cast<double>(detected) / static_cast<double>(counted);
+}
+
+Score score_of(const std::vector<MutantRecord>& records, const std::vector<TriageEntry>& triage) {
+  Score s;
+  for (const MutantRecord& r : records) {
+    if (detected(r.outcome.status)) ++s.detected;
+    if (r.outcome.status == Status::BuildFailure) ++s.build_failures;
+    if (r.outcome.status != Status::Survived) continue;
+    ++s.survived;
+    const TriageEntry* t = triage_of(r, triage);
+    if (t && t->verdict == "equivalent") ++s.equivalent;
+  }
+  return s;
+}
+
+std::string report_markdown(const RunSummary& run, const std::vector<MutantRecord>& records,
+                            const std::vector<TriageEntry>& triage) {
+  const Score score = score_of(records, triage);
+  std::ostringstream out;
+  out << "# Mutation report\n\n"
+      << "Made by `" << run.command << "` (seed " << run.seed << "); each mutant rebuilt `skipsound` and ran `"
+      << run.gate_command << "`.\n\n"
+      << "Files: ";
+  for (size_t i = 0; i < run.files.size(); ++i) out << (i ? ", " : "") << code(run.files[i]);
+  out << ".\n\n"
+      << "| | |\n|---|---|\n"
+      << "| mutations of the files | " << run.enumerated << " |\n"
+      << "| planned (filters, shard, --max-mutants) | " << run.planned << " |\n"
+      << "| run | " << records.size() << (run.stopped_by_time_limit ? " (stopped by --time-limit)" : "") << " |\n"
+      << "| detected (killed, timeout, crashed) | " << score.detected << " |\n"
+      << "| survived | " << score.survived << " (" << score.equivalent << " triaged equivalent) |\n"
+      << "| build failures (not counted) | " << score.build_failures << " |\n"
+      << "| **mutation score** (detected / non-equivalent) | **" << fixed(score.percent(), 1) << " %** |\n";
+  double build = 0, gate = 0;
+  size_t built = 0;
+  for (const MutantRecord& r : records) {
+    build += r.outcome.build_seconds;
+    if (r.outcome.status == Status::BuildFailure) continue;
+    gate += r.outcome.gate_seconds;
+    ++built;
+  }
+  out << "| time per mutant: rebuild / gate (mean) | " << fixed(mean(build, records.size()), 1) << " s / "
+      << fixed(mean(gate, built), 1) << " s |\n"
+      << "| unmutated baseline: rebuild / gate | " << fixed(run.baseline_build_seconds, 1) << " s / "
+      << fixed(run.baseline_gate_seconds, 1) << " s |\n"
+      << "| wall time | " << fixed(run.wall_seconds / 60, 1) << " min |\n\n";
+
+  std::map<std::string, Tally> by_operator, by_file;
+  for (const MutantRecord& r : records) {
+    by_operator[operator_name(r.candidate.mutation.op)].add(r.outcome.status);
+    by_file[r.candidate.file].add(r.outcome.status);
+  }
+  for (const auto& [title, tallies] : {std::pair{"operator", &by_operator}, std::pair{"file", &by_file}}) {
+    out << "| " << title << " | run | detected | survived | build failures |\n|---|---|---|---|---|\n";
+    for (const auto& [name, t] : *tallies) {
+      out << "| " << name << " | " << t.total << " | " << t.noticed << " | " << t.survived << " | " << t.build_failures << " |\n";
+    }
+    out << "\n";
+  }
+
+  out << "## Survivors\n\n";
+  if (score.survived == 0) out << "None.\n";
+  for (const MutantRecord& r : records) {
+    if (r.outcome.status != Status::Survived) continue;
+    const Candidate& c = r.candidate;
+    out << "### " << c.file << ":" << c.mutation.line << " — " << operator_name(c.mutation.op) << "\n\n"
+        << "- before: " << code(c.text.before) << "\n- after:  " << code(c.text.after) << "\n";
+    if (const TriageEntry* t = triage_of(r, triage)) {
+      out << "- triage: **" << t->verdict << "** — " << t->reason << "\n";
+    } else {
+      out << "- triage: **not triaged**\n";
+    }
+    out << "\n<details><summary>gate output (last lines)</summary>\n\n```\n" << r.outcome.output_tail << "```\n</details>\n\n";
+  }
+  out << "## Detected\n\n| where | operator | after | how |\n|---|---|---|---|\n";
+  for (const MutantRecord& r : records) {
+    if (!detected(r.outcome.status)) continue;
+    const Candidate& c = r.candidate;
+    const std::string how = r.outcome.status == Status::Killed ? r.outcome.killed_by : status_name(r.outcome.status);
+    out << "| " << c.file << ":" << c.mutation.line << " | " << operator_name(c.mutation.op) << " | "
+        << code(c.text.after) << " | " << how << " |\n";
+  }
+  return out.str();
+}
+
+nlohmann::json report_json(const RunSummary& run, const std::vector<MutantRecord>& records,
+                           const std::vector<TriageEntry>& triage) {
+  const Score score = score_of(records, triage);
+  nlohmann::json j = {{"command", run.command},
+                      {"seed", run.seed},
+                      {"files", run.files},
+                      {"gateCommand", run.gate_command},
+                      {"enumerated", run.enumerated},
+                      {"planned", run.planned},
+                      {"run", records.size()},
+                      {"stoppedByTimeLimit", run.stopped_by_time_limit},
+                      {"detected", score.detected},
+                      {"survived", score.survived},
+                      {"equivalent", score.equivalent},
+                      {"buildFailures", score.build_failures},
+                      {"score", score.percent()},
+                      {"baseline", {{"buildSeconds", run.baseline_build_seconds}, {"gateSeconds", run.baseline_gate_seconds}}},
+                      {"wallSeconds", run.wall_seconds}};
+  j["mutants"] = nlohmann::json::array();
+  for (const MutantRecord& r : records) {
+    const Candidate& c = r.candidate;
+    nlohmann::json m = {{"file", c.file},
+                        {"line", c.mutation.line},
+                        {"column", c.mutation.column},
+                        {"operator", operator_name(c.mutation.op)},
+                        {"before", c.text.before},
+                        {"after", c.text.after},
+                        {"status", status_name(r.outcome.status)},
+                        {"buildSeconds", r.outcome.build_seconds},
+                        {"gateSeconds", r.outcome.gate_seconds}};
+    if (r.outcome.exit_code) m["exitCode"] = *r.outcome.exit_code;
+    if (!r.outcome.killed_by.empty()) m["killedBy"] = r.outcome.killed_by;
+    if (r.outcome.status == Status::Survived) {
+      m["outputTail"] = r.outcome.output_tail;
+      if (const TriageEntry* t = triage_of(r, triage)) m["triage"] = {{"verdict", t->verdict}, {"reason", t->reason}};
+    }
+    j["mutants"].push_back(std::move(m));
+  }
+  return j;
+}
+
+RecordedRun read_report_json(const nlohmann::json& j) {
+  RecordedRun run;
+  try {
+    RunSummary& s = run.summary;
+    s.command = j.at("command").get<std::string>();
+    s.seed = j.at("seed").get<uint64_t>();
+    s.files = j.at("files").get<std::vector<std::string>>();
+    s.gate_command = j.at("gateCommand").get<std::string>();
+    s.enumerated = j.at("enumerated").get<size_t>();
+    s.planned = j.at("planned").get<size_t>();
+    s.stopped_by_time_limit = j.at("stoppedByTimeLimit").get<bool>();
+    s.baseline_build_seconds = j.at("baseline").at("buildSeconds").get<double>();
+    s.baseline_gate_seconds = j.at("baseline").at("gateSeconds").get<double>();
+    s.wall_seconds = j.at("wallSeconds").get<double>();
+    for (const nlohmann::json& m : j.at("mutants")) {
+      MutantRecord r;
+      r.candidate.file = m.at("file").get<std::string>();
+      r.candidate.mutation.line = m.at("line").get<size_t>();
+      r.candidate.mutation.column = m.at("column").get<size_t>();
+      const auto op = operator_from_name(m.at("operator").get<std::string>());
+      const auto status = status_from_name(m.at("status").get<std::string>());
+      if (!op || !status) throw std::runtime_error("unknown operator or status in " + m.dump());
+      r.candidate.mutation.op = *op;
+      r.candidate.text = {m.at("before").get<std::string>(), m.at("after").get<std::string>()};
+      r.outcome.status = *status;
+      r.outcome.build_seconds = m.at("buildSeconds").get<double>();
+      r.outcome.gate_seconds = m.at("gateSeconds").get<double>();
+      if (m.contains("exitCode")) r.outcome.exit_code = m["exitCode"].get<int>();
+      r.outcome.killed_by = m.value("killedBy", "");
+      r.outcome.output_tail = m.value("outputTail", "");
+      run.records.push_back(std::move(r));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(std::string("not a skipsound-mutate report: ") + e.what());
+  }
+  return run;
+}
+
+namespace {
+
+bool recorded_with(const RecordedRun& recorded, const Candidate& c, bool survivors_only) {
+  return std::any_of(recorded.records.begin(), recorded.records.end(), [&](const MutantRecord& r) {
+    return (!survivors_only || r.outcome.status == Status::Survived) && r.candidate.file == c.file &&
+           r.candidate.mutation.op == c.mutation.op && r.candidate.text.before == c.text.before &&
+           r.candidate.text.after == c.text.after;
+  });
+}
+
+}  // namespace
+
+std::vector<Candidate> survivors_among(const std::vector<Candidate>& candidates, const RecordedRun& recorded) {
+  std::vector<Candidate> out;
+  for (const Candidate& c : candidates) {
+    if (recorded_with(recorded, c, true)) out.push_back(c);
+  }
+  return out;
+}
+
+std::vector<Candidate> not_run_in(std::vector<Candidate> candidates, const RecordedRun& recorded) {
+  std::erase_if(candidates, [&](const Candidate& c) { return recorded_with(recorded, c, false); });
+  return candidates;
+}
+
+}  // namespace skipsound::mutation
