@@ -16,6 +16,8 @@
 // witness that depends on a non-deterministic call says what the call returned (`with rand() #1
 // = 0.25`). A summary line ends the output. Exit status: 1 when any skip is unsound (or the
 // oracle disagrees with itself), 2 on bad input, 3 on an internal error, else 0 — impossible stats included.
+// A bad line of a decisions file is reported on stderr as "FILE:LINE: message" and not judged;
+// the other lines are, and the run then exits 2 (their findings are in the report).
 //
 // Decisions file (--decisions): JSON Lines, one decision per line; blank lines are ignored.
 //   "predicate"   string, required: the read predicate (Spark SQL).
@@ -33,7 +35,8 @@
 //   {"predicate":"x > 30","schema":{"type":"struct","fields":[{"name":"x","type":"long",
 //    "nullable":true,"metadata":{}}]},"stats":"{\"numRecords\":3,\"minValues\":{\"x\":1},
 //    \"maxValues\":{\"x\":20},\"nullCount\":{\"x\":0}}","decision":"skipped"}
-// Errors name the decisions file and line: "decisions.jsonl:3: missing \"decision\"".
+// Errors name the decisions file and line: "decisions.jsonl:3: missing \"decision\"". Numbers are
+// read exactly as written (model/values/exact_json.h): a decimal stat keeps all its digits.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -48,6 +51,7 @@
 #include "cli/external_decisions.h"
 #include "proofs/perfile/skip_judgement.h"
 #include "smt/oracle.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound::cli {
 
@@ -109,6 +113,7 @@ struct Report {
   bool json;
   JudgementTally tally;
   nlohmann::json files = nlohmann::json::array();
+  nlohmann::json bad_lines = nlohmann::json::array();
 
   void add(const JudgedFile& file) {
     tally.add(file.judgement);
@@ -116,16 +121,26 @@ struct Report {
     else print_judged_file(out, file);
   }
 
+  void add_bad_line(const BadDecisionLine& bad) {
+    bad_lines.push_back({{"line", bad.line}, {"error", bad.error.what()}});
+  }
+
   int finish(DumpingOracle& oracle) {
     const std::optional<CrossCheckTally> cross_check = oracle.finish_cross_check();
     if (json) {
       nlohmann::json j{{"files", files}, {"summary", tally.json()}};
+      if (!bad_lines.empty()) j["badLines"] = bad_lines;
       if (cross_check) j["crossCheck"] = cross_check->json();
-      out << j.dump(2) << "\n";
+      out << dump_json(j, 2) << "\n";
     } else {
-      out << tally.summary_line() << "\n";
+      out << tally.summary_line();
+      if (!bad_lines.empty())
+        out << "; " << bad_lines.size() << (bad_lines.size() == 1 ? " bad line" : " bad lines") << " not judged";
+      out << "\n";
       if (cross_check) cross_check->print(out);
     }
+    // Lines left unjudged make the input bad, whatever the judged ones found (the report shows it).
+    if (!bad_lines.empty()) return kExitUsage;
     const bool disagreed = cross_check && cross_check->disagreements > 0;
     return tally.has_finding() || disagreed ? kExitFinding : kExitOk;
   }
@@ -167,11 +182,16 @@ int check_own_decisions(const CheckArguments& args, Report& report, std::ostream
   return report.finish(oracle);
 }
 
-int check_external_decisions(const CheckArguments& args, Report& report) {
+// Each bad line is reported where it is and left unjudged; the others are still judged.
+int check_external_decisions(const CheckArguments& args, Report& report, std::ostream& err) {
   if (!args.predicate.empty()) throw InputError("--decisions carries its own predicates: give no predicate");
-  std::vector<ExternalDecision> decisions = read_external_decisions(args.decisions_file);
+  ExternalDecisions read = read_external_decisions(args.decisions_file);
+  for (const BadDecisionLine& bad : read.bad_lines) {
+    err << bad.error.render() << "\n";
+    report.add_bad_line(bad);
+  }
   DumpingOracle oracle(args);
-  for (ExternalDecision& d : decisions) {
+  for (ExternalDecision& d : read.decisions) {
     // The judged engine wrote the stats with the prefix length the command names (docs/semantics.md §4).
     if (args.inputs.string_prefix_length) d.file.config.string_prefix_length = *args.inputs.string_prefix_length;
     const CandidateFile& candidate = d.file.candidates.front();
@@ -190,7 +210,7 @@ int check_external_decisions(const CheckArguments& args, Report& report) {
 
 int run_check(const CheckArguments& args, std::ostream& out, std::ostream& err) {
   Report report{out, args.json, {}};
-  if (!args.decisions_file.empty()) return check_external_decisions(args, report);
+  if (!args.decisions_file.empty()) return check_external_decisions(args, report, err);
   return check_own_decisions(args, report, err);
 }
 

@@ -18,6 +18,7 @@
 #include "proofs/gate/gate.h"
 #include "proofs/gate/gate_report.h"
 #include "proofs/gate/junit_report.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound::cli {
 
@@ -203,7 +204,7 @@ int run(const GateArguments& arguments) {
   if (isatty(STDOUT_FILENO)) std::cout << "\r\033[K";
   std::cout << gate_summary_text(report);
   if (!arguments.junit.empty()) write_file(arguments.junit, gate_junit_xml(report));
-  if (!arguments.json.empty()) write_file(arguments.json, gate_report_json(report).dump(2) + "\n");
+  if (!arguments.json.empty()) write_file(arguments.json, dump_json(gate_report_json(report), 2) + "\n");
   if (!arguments.out.empty()) {
     for (const std::string& path : write_gate_findings(report, arguments.out)) std::cout << "wrote " << path << "\n";
   }

@@ -51,7 +51,7 @@ void add_parse_command(CLI::App& app, int& exit_code) {
   command->add_flag("--json", args->json, "print the bound IR as JSON");
   command->callback([args, &exit_code] {
     const ExprPtr bound = parse_and_bind(args->predicate, schema_from_file(args->schema_file));
-    std::cout << (args->json ? to_json(bound).dump(2) : to_sql(bound)) << "\n";
+    std::cout << (args->json ? dump_json(to_json(bound), 2) : to_sql(bound)) << "\n";
     exit_code = kExitOk;
   });
 }
@@ -68,7 +68,7 @@ void add_eval_command(CLI::App& app, int& exit_code) {
     const ExprPtr bound = parse_and_bind(args->predicate, schema);
     nlohmann::json row_json;
     try {
-      row_json = parse_json(args->row_json);
+      row_json = parse_json_exact(args->row_json);
     } catch (const nlohmann::json::parse_error& e) {
       throw InputError(std::string("--row is not JSON: ") + e.what());
     }

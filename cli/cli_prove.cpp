@@ -9,6 +9,7 @@
 #include "model/mutants/mutant.h"
 #include "cli/cli.h"
 #include "proofs/rules/prove_all.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound::cli {
 
@@ -91,7 +92,7 @@ void add_prove_command(CLI::App& app, int& exit_code) {
       *progress << "composition " << index + 1 << "/" << count << "  " << theorem_line(r) << std::flush;
     };
     const ProveSummary summary = prove_all(options);
-    if (args->json) std::cout << summary_to_json(summary).dump(2) << "\n";
+    if (args->json) std::cout << dump_json(summary_to_json(summary), 2) << "\n";
     else std::cout << summary_to_text(summary);
     exit_code = summary.outcome() == ProveOutcome::AsExpected ? kExitOk : kExitFinding;
   });

@@ -10,6 +10,7 @@
 #include "proofs/explorer/explorer.h"
 #include "proofs/scenario/interleaving_report.h"
 #include "proofs/scenario/scenario.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound::cli {
 
@@ -25,7 +26,7 @@ int run_scenario_file(const std::string& path, std::optional<Mutant> mutant, boo
   const Scenario scenario = load_scenario(path, mutant);
   const ScenarioRun run = run_judged_scenario(scenario, oracle);
   if (json) {
-    out << report_json(scenario, run).dump() << "\n";
+    out << dump_json(report_json(scenario, run)) << "\n";
   } else {
     out << render_report(scenario, run) << "\n";
   }

@@ -12,6 +12,7 @@
 #include "proofs/common/decision_text.h"
 #include "cli/file_inputs.h"
 #include "cli/skip_command.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound::cli {
 
@@ -91,7 +92,7 @@ void run_skip(const SkipArguments& args) {
   for (const std::string& w : warnings) std::cerr << "warning: " << w << "\n";
   const ScanResult result = skip_decisions(args.predicate, files, mutant);
   if (args.json) {
-    std::cout << result_json(result, files, args.predicate).dump(2) << "\n";
+    std::cout << dump_json(result_json(result, files, args.predicate), 2) << "\n";
   } else {
     print_text(std::cout, result, files);
   }

@@ -118,28 +118,37 @@ ExternalDecision decision_from_line(const json& line, int number, TableCache& ta
   return d;
 }
 
+// The line's fault as "PATH:LINE: message", keeping the column within the line where it has one;
+// nullopt for an exception that is no fault of the input (skipsound's own bug: it propagates).
+std::optional<InputError> line_error(const std::string& where, const std::string& line, const std::exception& e) {
+  if (const auto* parse = dynamic_cast<const json::parse_error*>(&e)) {
+    return InputError(where + "not valid JSON: " + parse->what(), static_cast<int>(std::min(parse->byte, line.size() + 1)), line);
+  }
+  if (const auto* input = dynamic_cast<const InputError*>(&e)) return InputError(where + input->message(), input->column(), input->source());
+  if (dynamic_cast<const SchemaError*>(&e)) return InputError(where + "bad schema: " + e.what());
+  if (dynamic_cast<const json::exception*>(&e)) return InputError(where + e.what());
+  return std::nullopt;
+}
+
 }  // namespace
 
-std::vector<ExternalDecision> read_external_decisions(const std::string& path) {
+ExternalDecisions read_external_decisions(const std::string& path) {
   std::istringstream lines(read_text_file(path));
   TableCache tables(std::filesystem::path(path).parent_path());
-  std::vector<ExternalDecision> decisions;
+  ExternalDecisions read;
   int number = 0;
   for (std::string line; std::getline(lines, line);) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const std::string where = path + ":" + std::to_string(number) + ": ";
     try {
-      decisions.push_back(decision_from_line(parse_json(line), number, tables));
-    } catch (const json::exception& e) {
-      throw InputError(where + e.what());
-    } catch (const InputError& e) {
-      throw InputError(where + e.message(), e.column(), e.source());
-    } catch (const SchemaError& e) {
-      throw InputError(where + "bad schema: " + e.what());
+      read.decisions.push_back(decision_from_line(parse_json_exact(line), number, tables));
+    } catch (const std::exception& e) {
+      std::optional<InputError> error = line_error(path + ":" + std::to_string(number) + ": ", line, e);
+      if (!error) throw;
+      read.bad_lines.push_back({number, std::move(*error)});
     }
   }
-  return decisions;
+  return read;
 }
 
 }  // namespace skipsound::cli

@@ -8,6 +8,7 @@
 #include "checker/file_decision.h"
 #include "model/sql/expr.h"
 #include "cli/file_inputs.h"
+#include "model/values/input_error.h"
 
 namespace skipsound::cli {
 
@@ -20,9 +21,23 @@ struct ExternalDecision {
   FileVerdict decision = FileVerdict::Keep;
 };
 
-// Reads every non-blank line. Throws InputError as "PATH:LINE: message" for malformed JSON, a
-// missing or ill-typed field, a bad schema, stats or predicate, an unknown table or live file.
+// A line that could not be read: "PATH:LINE: message", with the column in the line when the
+// fault has one (malformed JSON, a bad predicate).
+struct BadDecisionLine {
+  int line = 0;
+  InputError error;
+};
+
+struct ExternalDecisions {
+  std::vector<ExternalDecision> decisions;  // the lines that read, in file order
+  std::vector<BadDecisionLine> bad_lines;   // the others, in file order
+};
+
+// Reads every non-blank line with the exact JSON reader (model/values/exact_json.h), so a stat
+// or row is judged with the digits the engine wrote. A line with malformed JSON, a missing or
+// ill-typed field, a bad schema, stats or predicate, an unknown table or live file is a bad line;
+// the other lines are still read. Throws InputError only when the file cannot be read.
 // Relative "table" directories are resolved against the decisions file's folder.
-std::vector<ExternalDecision> read_external_decisions(const std::string& path);
+ExternalDecisions read_external_decisions(const std::string& path);
 
 }  // namespace skipsound::cli

@@ -44,7 +44,7 @@ std::vector<Row> read_rows(const std::string& path, const Schema& schema) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     try {
-      rows.push_back(row_from_json(parse_json(line), schema));
+      rows.push_back(row_from_json(parse_json_exact(line), schema));
     } catch (const nlohmann::json::exception& e) {
       throw InputError(path + ":" + std::to_string(number) + ": " + e.what());
     } catch (const InputError& e) {

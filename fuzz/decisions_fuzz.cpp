@@ -64,6 +64,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::ostringstream out, err;
   try {
     cli::run_check(args, out, err);
+    // Bad lines are reported on stderr, one "error: FILE:LINE: ..." each (then its caret lines).
+    std::istringstream reported(err.str());
+    for (std::string line; std::getline(reported, line);) {
+      if (line.rfind("error: ", 0) == 0) require_located(line.substr(7), std::max<size_t>(line_count, 1));
+    }
   } catch (const InputError& e) {
     require_located(e.message(), std::max<size_t>(line_count, 1));
   } catch (const SchemaError& e) {

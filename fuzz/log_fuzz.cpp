@@ -14,6 +14,7 @@
 #include "model/log/delta_log.h"
 #include "model/values/input_error.h"
 #include "model/values/scratch_directory.h"
+#include "model/values/exact_json.h"
 
 namespace {
 
@@ -65,7 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Schema& schema = table.metadata.schema;
   for (const LiveFile& file : table.files) {
     if (!file.stats) continue;
-    const std::string printed = stats_to_json(*file.stats, schema, table.stats_naming()).dump();
+    const std::string printed = dump_json(stats_to_json(*file.stats, schema, table.stats_naming()));
     try {
       if (!(stats_from_json_text(printed, schema, table.stats_naming()) == *file.stats)) {
         std::cerr << "stats of " << file.add.path << " do not round-trip: " << printed << "\n";

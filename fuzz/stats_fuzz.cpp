@@ -12,6 +12,7 @@
 #include "fuzz/fuzz_fields.h"
 #include "model/stats/stats.h"
 #include "model/values/input_error.h"
+#include "model/values/exact_json.h"
 
 namespace {
 
@@ -46,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const InputError&) {
     return 0;
   }
-  const std::string printed = stats_to_json(stats, schema).dump();
+  const std::string printed = dump_json(stats_to_json(stats, schema));
   try {
     if (!(stats_from_json_text(printed, schema) == stats)) {
       std::cerr << "round trip differs:\n  input:   " << text << "\n  printed: " << printed << "\n";

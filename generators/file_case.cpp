@@ -9,6 +9,7 @@
 #include "model/sql/printer.h"
 #include "model/sql/row.h"
 #include "model/stats/stats.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound::generators {
 
@@ -30,9 +31,9 @@ void print_file_case(const FileCase& c, std::ostream& os) {
   os << "numIndexedCols: " << config.num_indexed_cols << ", partitions: [";
   for (const auto& p : config.partition_columns) os << p << " ";
   os << "]\nstats (" << stats_history_name(c.file.history) << "): "
-     << stats_to_json(c.file.stats, schema).dump() << "\nrows:\n";
+     << dump_json(stats_to_json(c.file.stats, schema)) << "\nrows:\n";
   for (size_t r = 0; r < c.file.rows.size(); ++r) {
-    os << "  " << (c.file.deleted[r] ? "[deleted] " : "") << row_to_json(c.file.rows[r], schema).dump() << "\n";
+    os << "  " << (c.file.deleted[r] ? "[deleted] " : "") << dump_json(row_to_json(c.file.rows[r], schema)) << "\n";
   }
   os << "predicates:\n";
   for (const ExprPtr& p : c.predicates) os << "  " << to_sql(p) << "\n";

@@ -21,6 +21,7 @@ struct FileChoices {
   std::vector<int> drops;          // indices into the file's present stats fields (cycled)
   int absent_leaves = 0;           // wanted; fewer when the trailing leaves cannot be absent
   LogShape log;
+  StringMinCut string_min_cut = StringMinCut::CodePoints;
 };
 
 rc::Gen<FileChoices> file_choices() {
@@ -37,12 +38,14 @@ rc::Gen<FileChoices> file_choices() {
   auto log = rc::gen::apply(
       [](int minutes, bool add_first, bool dropped) { return LogShape{minutes, add_first, dropped}; }, offset,
       rc::gen::arbitrary<bool>(), rc::gen::weightedElement<bool>({{3, false}, {1, true}}));
+  // Stats derived from Parquet footers cut a string min by UTF-16 units (docs/semantics.md §4.4).
+  auto min_cut = rc::gen::weightedElement<StringMinCut>({{3, StringMinCut::CodePoints}, {1, StringMinCut::Utf16Units}});
   return rc::gen::apply(
       [](StatsHistory h, bool tight, std::vector<bool> d1, std::vector<bool> d2, std::vector<int> dr, int a,
-         LogShape l) {
-        return FileChoices{h, tight, std::move(d1), std::move(d2), std::move(dr), a, l};
+         LogShape l, StringMinCut cut) {
+        return FileChoices{h, tight, std::move(d1), std::move(d2), std::move(dr), a, l, cut};
       },
-      history, rc::gen::arbitrary<bool>(), deletes, deletes, drops, absent, log);
+      history, rc::gen::arbitrary<bool>(), deletes, deletes, drops, absent, log, min_cut);
 }
 
 // How many trailing leaves can be absent from the written data, up to `wanted`: nullable ones
@@ -127,11 +130,13 @@ void drop_fields(GeneratedFile& file, const Schema& schema, const std::vector<in
 GeneratedFile make_file(const TableShape& table, Mutant writer_mutant, std::vector<Row> rows,
                         const FileChoices& choices) {
   const Schema& schema = table.schema;
-  const StatsConfig& config = table.stats_config;
+  StatsConfig config = table.stats_config;
+  config.string_min_cut = choices.string_min_cut;
   GeneratedFile file;
   file.rows = std::move(rows);
   file.absent_leaves = absent_leaf_count(table, choices.absent_leaves);
   file.log = choices.log;
+  file.string_min_cut = choices.string_min_cut;
   for (Row& row : file.rows) {
     for (size_t l = row.size() - static_cast<size_t>(file.absent_leaves); l < row.size(); ++l) {
       row[l] = Value::null(schema.leaves()[l].type);

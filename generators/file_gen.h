@@ -11,6 +11,7 @@
 #include "model/mutants/mutant.h"
 #include "model/sql/row.h"
 #include "model/stats/stats.h"
+#include "model/stats/string_truncation.h"
 
 namespace skipsound::generators {
 
@@ -42,6 +43,7 @@ struct GeneratedFile {
   // writer saw short rows (docs/semantics.md §4: such a leaf gets nullCount = numRecords).
   int absent_leaves = 0;
   LogShape log;
+  StringMinCut string_min_cut = StringMinCut::CodePoints;  // how the writer cut string mins
 
   std::vector<Row> live_rows() const;
   int64_t dv_cardinality() const;

@@ -23,6 +23,8 @@ __int128 pow10(int digits) {
   return p;
 }
 
+constexpr char32_t kGrin = 0x1F600;  // a supplementary character: two UTF-16 units
+
 std::string repeated(char32_t c, int n) { return encode_utf8(std::vector<char32_t>(n, c)); }
 
 std::vector<Value> string_edges() {
@@ -31,9 +33,15 @@ std::vector<Value> string_edges() {
        {std::string(), std::string("a"), repeated(U'a', 31), repeated(U'a', 32), repeated(U'a', 33),
         repeated(U'a', 64), repeated(U'a', 65), repeated(U'a', 32) + encode_utf8({0x7F}),
         repeated(U'a', 32) + encode_utf8({0x10FFFF}), repeated(U'a', 32) + repeated(0x10FFFF, 33),
-        repeated(0x1F600, 33),
+        repeated(kGrin, 33),
         encode_utf8({0x7F}), encode_utf8({0xFFFF}), encode_utf8({0x10FFFF})}) {
     edges.push_back(Value::string(s));
+  }
+  // A surrogate pair at UTF-16 units N−2, N−1 and N (N = 32), alone and followed by more: a cut
+  // by code points and one by units differ there (docs/semantics.md §4.4).
+  for (int before = kUnitBoundaryFirst; before <= kUnitBoundaryLast; ++before) {
+    for (const char* tail : {"", "a", "\x7F"})
+      edges.push_back(Value::string(repeated(U'a', before) + encode_utf8({kGrin}) + tail));
   }
   return edges;
 }
@@ -112,10 +120,19 @@ rc::Gen<Value> random_timestamp(TypeKind kind) {
       seconds, fraction);
 }
 
+// Small values, any int64 within the precision, and the precision's ends: a decimal(38) holds
+// 38 digits, more than an int64 or a double (the readers must keep every one).
 rc::Gen<Value> random_decimal(const DataType& type) {
-  const auto largest = static_cast<int64_t>(pow10(type.precision) - 1);
-  return rc::gen::map(rc::gen::oneOf(int64_in(-200, 200), int64_in(-largest, largest)),
-                      [type](int64_t u) { return Value::decimal(Decimal{u, type.scale}, type.precision); });
+  const __int128 largest = pow10(type.precision) - 1;
+  // int64_in takes an inclusive end below the int64 maximum.
+  const auto int64_reach = static_cast<int64_t>(std::min<__int128>(largest, std::numeric_limits<int64_t>::max() - 1));
+  const auto make = [type](__int128 u) { return Value::decimal(Decimal{u, type.scale}, type.precision); };
+  const auto near_end = [largest, make](int below, bool negative) {
+    const __int128 u = largest - below;
+    return make(negative ? -u : u);
+  };
+  return rc::gen::oneOf(rc::gen::map(rc::gen::oneOf(int64_in(-200, 200), int64_in(-int64_reach, int64_reach)), make),
+                        rc::gen::apply(near_end, uniform_in(0, 3), rc::gen::arbitrary<bool>()));
 }
 
 rc::Gen<Value> random_binary() {
@@ -172,12 +189,20 @@ rc::Gen<std::string> utf8_string() {
   auto length = rc::gen::weightedOneOf<int>({{3, uniform_in(0, 5)},
                                              {2, rc::gen::element(31, 32, 33, 64, 65)},
                                              {1, uniform_in(0, 71)}});
-  return rc::gen::map(
-      rc::gen::mapcat(length,
-                      [code_point](int n) {
-                        return rc::gen::container<std::vector<char32_t>>(n, code_point);
-                      }),
-      [](const std::vector<char32_t>& cps) { return encode_utf8(cps); });
+  auto drawn = rc::gen::mapcat(
+      length, [code_point](int n) { return rc::gen::container<std::vector<char32_t>>(n, code_point); });
+  // ASCII up to UTF-16 unit N−2, N−1 or N, then a supplementary character, then a short tail.
+  auto at_unit_boundary = rc::gen::apply(
+      [](int before, char32_t supplementary, std::vector<char32_t> tail) {
+        std::vector<char32_t> cps(static_cast<size_t>(before), U'a');
+        cps.push_back(supplementary);
+        cps.insert(cps.end(), tail.begin(), tail.end());
+        return cps;
+      },
+      uniform_in(kUnitBoundaryFirst, kUnitBoundaryLast + 1), rc::gen::element(char32_t{kGrin}, char32_t{0x10FFFF}),
+      vector_of<char32_t>(0, 2, code_point));
+  return rc::gen::map(rc::gen::weightedOneOf<std::vector<char32_t>>({{5, drawn}, {1, at_unit_boundary}}),
+                      [](const std::vector<char32_t>& cps) { return encode_utf8(cps); });
 }
 
 rc::Gen<DataType> primitive_type() {
@@ -186,7 +211,8 @@ rc::Gen<DataType> primitive_type() {
       {{3, rc::gen::element(DataType::of(K::Int), DataType::of(K::Long))},
        {1, rc::gen::element(DataType::of(K::Byte), DataType::of(K::Short))},
        {3, rc::gen::element(DataType::of(K::Double), DataType::of(K::Float))},
-       {1, rc::gen::element(DataType::decimal(5, 2), DataType::decimal(18, 0))},
+       {1, rc::gen::element(DataType::decimal(5, 2), DataType::decimal(18, 0), DataType::decimal(38, 0),
+                            DataType::decimal(38, 18))},
        {1, rc::gen::just(DataType::of(K::Date))},
        {3, rc::gen::element(DataType::of(K::Timestamp), DataType::of(K::TimestampNtz))},
        {3, rc::gen::just(DataType::of(K::String))},

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/values/exact_json.h"
+
 namespace skipsound::smt {
 
 OracleVerdict verdict_of(const OracleResult& r) { return static_cast<OracleVerdict>(r.index()); }
@@ -37,11 +39,11 @@ std::string describe(const OracleResult& r, const Schema& schema) {
     return text + " (" + reasons + ")";
   }
   if (const auto* sat = std::get_if<Sat>(&r))
-    return text + " (witness " + row_to_json(sat->witness, schema).dump() + calls_text(*sat) + ")";
+    return text + " (witness " + dump_json(row_to_json(sat->witness, schema)) + calls_text(*sat) + ")";
   if (const auto* unknown = std::get_if<Unknown>(&r)) return text + " (" + unknown->reason + ")";
   if (const auto* impossible = std::get_if<ImpossibleStats>(&r)) return text + " (" + impossible->reason + ")";
   const auto& error = std::get<InternalError>(r);
-  return text + " (" + error.message + "; witness " + row_to_json(error.witness, schema).dump() + ")";
+  return text + " (" + error.message + "; witness " + dump_json(row_to_json(error.witness, schema)) + ")";
 }
 
 }  // namespace skipsound::smt

@@ -49,7 +49,8 @@ std::unique_ptr<RowSymbols> sequence_symbols(z3::context& ctx, const Schema& sha
 }
 
 // What a writer keeps exact whichever way it counts: a string of at most N/2 code points has at
-// most N UTF-16 units, so it is stored as it is.
+// most N UTF-16 units, so it is stored as it is. A longer one's min keeps at least N/2 code
+// points under both cuts of docs/semantics.md §4.4 (N code points, or N − 1 or N UTF-16 units).
 int exact_string_length(int string_prefix_length) { return string_prefix_length / 2; }
 
 std::vector<StructField> shadow_fields(const Schema& schema, const std::vector<int>& leaves) {

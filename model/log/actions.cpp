@@ -279,7 +279,7 @@ ordered to_ordered(const Txn& t) {
 ordered to_ordered(const CommitInfo& c) {
   ordered out;
   if (c.operation) out["operation"] = *c.operation;
-  out["operationParameters"] = ordered::parse(c.operation_parameters.dump());
+  out["operationParameters"] = ordered(c.operation_parameters);
   if (c.read_version) out["readVersion"] = *c.read_version;
   if (c.isolation_level) out["isolationLevel"] = *c.isolation_level;
   if (c.is_blind_append) out["isBlindAppend"] = *c.is_blind_append;
@@ -317,7 +317,7 @@ std::optional<FileStats> AddFile::parse_stats(const Schema& schema, StatsNaming 
 }
 
 void AddFile::set_stats(const FileStats& s, const Schema& schema, StatsNaming naming) {
-  stats = stats_to_json(s, schema, naming).dump();
+  stats = dump_json(stats_to_json(s, schema, naming));
 }
 
 ColumnMappingMode Metadata::column_mapping_mode() const {
@@ -342,7 +342,7 @@ std::optional<Action> parse_action(std::string_view line, const std::string& fil
   const LineContext at{file, line_number};
   json j;
   try {
-    j = parse_json(line);
+    j = parse_json_exact(line);
   } catch (const json::parse_error& e) {
     at.fail(std::string("malformed JSON: ") + e.what());
   }
@@ -377,7 +377,7 @@ std::vector<Action> parse_commit(std::string_view text, const std::string& file)
 }
 
 std::string action_to_json_line(const Action& a) {
-  return std::visit([](const auto& action) { return to_ordered(action).dump(); }, a);
+  return std::visit([](const auto& action) { return dump_json(to_ordered(action)); }, a);
 }
 
 std::string commit_to_json(const std::vector<Action>& actions) {

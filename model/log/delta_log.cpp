@@ -56,7 +56,7 @@ std::optional<int64_t> last_checkpoint_version(const fs::path& log_dir) {
   std::error_code error;
   if (!fs::exists(file, error)) return std::nullopt;
   try {
-    const auto j = parse_json(read_bounded_file(file));
+    const auto j = parse_json_exact(read_bounded_file(file));
     return j.at("version").get<int64_t>();
   } catch (const nlohmann::json::exception& e) {
     throw InputError(file.string() + ": malformed _last_checkpoint: " + e.what());

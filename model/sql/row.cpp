@@ -1,5 +1,6 @@
 #include "model/sql/row.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -16,8 +17,7 @@ namespace {
 using nlohmann::json;
 
 [[noreturn]] void wrong(const json& j, const DataType& type, const std::string& expected) {
-  std::string shown = is_json_number(j) ? number_text(j).value_or("?") : j.dump(-1, ' ', false,
-                                                                              json::error_handler_t::replace);
+  std::string shown = dump_json(j, -1, false, json::error_handler_t::replace);
   if (shown.size() > 60) shown = shown.substr(0, 57) + "...";
   throw InputError("expected " + expected + " for " + type_name(type) + ", got " + shown);
 }
@@ -58,12 +58,33 @@ Value floating_from_json(const json& j, const DataType& type) {
   return Value::floating(type.kind, std::strtod(text->c_str(), nullptr));
 }
 
+// The same number without the zeros that end its fraction: "1.50" as "1.5", "2.0E3" as "2E3".
+std::string without_trailing_fraction_zeros(std::string text) {
+  const size_t point = text.find('.');
+  if (point == std::string::npos) return text;
+  const size_t exponent = std::min(text.find_first_of("eE"), text.size());
+  size_t end = exponent;
+  while (end > point + 1 && text[end - 1] == '0') --end;
+  if (end == point + 1) --end;  // no fraction digit left: no point either
+  return text.erase(end, exponent - end);
+}
+
+// How skipsound writes a decimal in JSON: a number with the decimal's digits, the trailing zeros
+// of its fraction dropped and one fraction digit at least (1.50 as 1.5, -1 as -1.0), the text the
+// double a smaller decimal fits in prints, without its rounding.
+std::string decimal_json_text(const Decimal& d) {
+  const std::string text = without_trailing_fraction_zeros(decimal_to_string(d));
+  return text.find('.') == std::string::npos ? text + ".0" : text;
+}
+
 Value decimal_from_json(const json& j, const DataType& type) {
   std::optional<std::string> text = j.is_string() ? j.get<std::string>() : number_text(j);
   if (!text) wrong(j, type, "a decimal number");
   Decimal d;
   try {
-    d = parse_decimal(*text);
+    // Zeros that end the fraction say nothing of the value, and a decimal(38,0) written as
+    // 99999999999999999999999999999999999999.0 has 39 digits with them (Spark reads it too).
+    d = parse_decimal(without_trailing_fraction_zeros(*text));
   } catch (const std::invalid_argument&) {
     wrong(j, type, "a decimal number");
   }
@@ -105,17 +126,6 @@ Value binary_from_json(const json& j, const DataType& type) {
     bytes += static_cast<char>(hi * 16 + lo);
   }
   return Value::binary(std::move(bytes));
-}
-
-// A decimal goes out as a JSON number when a double reproduces it exactly, else as a string
-// (which value_from_json also reads), so no digit is ever lost.
-json decimal_to_json(const Decimal& d) {
-  const std::string text = decimal_to_string(d);
-  const double approx = std::strtod(text.c_str(), nullptr);
-  const json as_number = approx;
-  auto round_trip = rescale_decimal(parse_decimal(as_number.dump()), d.scale);
-  if (round_trip && *round_trip == d) return as_number;
-  return text;
 }
 
 void row_values_from_json(const json& object, const std::vector<StructField>& fields,
@@ -169,8 +179,8 @@ Value value_from_json(const json& j, const DataType& type) {
     return Value::string(j.get<std::string>());
   }
   if (k == TypeKind::Binary) return binary_from_json(j, type);
-  if (k == TypeKind::Array && j.is_array()) return Value::opaque(type, j.dump());
-  if (k == TypeKind::Map && j.is_object()) return Value::opaque(type, j.dump());
+  if (k == TypeKind::Array && j.is_array()) return Value::opaque(type, dump_json(j));
+  if (k == TypeKind::Map && j.is_object()) return Value::opaque(type, dump_json(j));
   wrong(j, type, k == TypeKind::Array ? "an array" : k == TypeKind::Map ? "an object" : "a scalar");
 }
 
@@ -183,7 +193,8 @@ json value_to_json(const Value& v) {
       if (std::isnan(v.as_double())) return "NaN";
       if (std::isinf(v.as_double())) return v.as_double() > 0 ? "Infinity" : "-Infinity";
       return v.as_double();
-    case TypeKind::Decimal: return decimal_to_json(v.as_decimal());
+    // A JSON number, as Delta writes decimal stats, from the decimal's own digits: no double holds 38.
+    case TypeKind::Decimal: return kept_number(decimal_json_text(v.as_decimal()));
     case TypeKind::Date: return format_date(v.as_int());
     case TypeKind::Timestamp: return format_timestamp(v.as_int(), TimestampFormat{'T', 3, true});
     case TypeKind::TimestampNtz:
@@ -191,7 +202,7 @@ json value_to_json(const Value& v) {
     case TypeKind::String: return v.as_string();
     case TypeKind::Binary: return hex_upper(v.as_string());
     case TypeKind::Array:
-    case TypeKind::Map: return json::parse(v.as_string());
+    case TypeKind::Map: return parse_json_exact(v.as_string());
     default:
       if (is_integral(v.type.kind)) return v.as_int();
       throw std::invalid_argument("no JSON form for " + type_name(v.type));

@@ -227,7 +227,7 @@ Schema Schema::from_json(const json& j) {
 Schema Schema::from_json_text(const std::string& text) {
   json j;
   try {
-    j = parse_json(text);
+    j = parse_json_exact(text);
   } catch (const json::parse_error& e) {
     throw SchemaError(std::string("schema JSON is not valid JSON: ") + e.what());
   }

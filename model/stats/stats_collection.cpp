@@ -144,7 +144,8 @@ ColumnStats finish(const LeafAccumulator& acc, const DataType& type, const Stats
     out.min->data = floor_to_millis(out.min->as_int());
     out.max->data = floor_to_millis(out.max->as_int());
   } else if (type.kind == TypeKind::String) {
-    out.min = Value::string(truncate_string_min(acc.min->as_string(), config.string_prefix_length));
+    out.min = Value::string(
+        truncate_string_min(acc.min->as_string(), config.string_prefix_length, config.string_min_cut));
     if (*out.min != *acc.min) coverage::hit(Probe::WriterStringMinPrefix);
     const auto max = truncate_string_max(acc.max->as_string(), config.string_prefix_length, mutant);
     out.max = max ? std::optional<Value>(Value::string(*max)) : std::nullopt;

@@ -28,6 +28,9 @@ struct StatsConfig {
   // delta.dataSkippingStatsColumns; when set, num_indexed_cols is ignored (as Delta does).
   std::optional<std::vector<ColumnPath>> stats_columns;
   int string_prefix_length = kDefaultStringPrefixLength;
+  // A writer's, not a table's: Delta's stats collection cuts a string min by code points, stats
+  // derived from Parquet footers by UTF-16 units; a reader must take either (docs/semantics.md §4.4).
+  StringMinCut string_min_cut = StringMinCut::CodePoints;
   std::vector<std::string> partition_columns;  // logical top-level names; never in stats
 
   // From metaData.configuration and partitionColumns. Throws InputError on a bad number or list.

@@ -19,10 +19,11 @@ namespace skipsound {
 //   stat is inexact (timestamps floored to ms: hi = max + 999 µs); a string max that is certainly
 //   cut lies strictly above every value. Wide bounds give the bounds and nothing more.
 // * Strings are read with the writer's prefix length N (model/stats/string_truncation.h): a min of N
-//   code points may be a prefix of the true min; a max may be the true max, or its cut prefix plus
-//   a tie-breaker that says which characters came next. Stats no writer stores are impossible.
+//   code points, or of N − 1 or N UTF-16 units, may be a prefix of the true min (cut by code points,
+//   or by units as footer-derived stats are); a max may be the true max, or its cut prefix plus a
+//   tie-breaker that says which characters came next. Stats no writer stores are impossible.
 // * Realisation (tight stats without a DV only): the true min is some live value in MinSet ({min}; [min,
-//   min+999 µs] for timestamps; strings starting with min when min may be truncated), and likewise
+//   min+999 µs] for timestamps; min or strings starting with it when min may be truncated), and likewise
 //   the true max in MaxSet. `needed` = how many of min/max must be realised (0, 1 or 2).
 // r NULL: some k in K with k ≥ 1 leaves L−k non-null others, which must realise min and max:
 //   one row suffices when MinSet ∩ MaxSet may be non-empty, else two.
@@ -110,7 +111,7 @@ ValueRange intersect(const ValueRange& a, const ValueRange& b) {
 
 // How the writer's prefix length N reads one column's string stats (docs/semantics.md §4).
 struct StringReading {
-  StoredString min = StoredString::Exact;
+  StoredMin min;
   StoredMax max;
 };
 
@@ -127,10 +128,20 @@ struct ColumnContext {
 
 bool is_string(const ColumnContext& c) { return c.leaf.type.kind == TypeKind::String; }
 
-ValueRange min_set(const Value& min, const ColumnContext& c) {
-  if (is_timestamp(c.leaf.type.kind)) return {min, plus_micros(min, kTimestampStatSlackMicros), {}};
-  if (is_string(c) && c.strings.min == StoredString::MayBeTruncated) return {min, {}, min.as_string()};
-  return {min, min, {}};
+// A union of ranges: a string min that may be cut is the true min itself or the start of it, and
+// a cut by UTF-16 units that stopped before a surrogate pair leaves out the characters below it.
+std::vector<ValueRange> min_set(const Value& min, const ColumnContext& c) {
+  if (is_timestamp(c.leaf.type.kind)) return {{min, plus_micros(min, kTimestampStatSlackMicros), {}}};
+  if (!is_string(c) || c.strings.min.kind != StoredString::MayBeTruncated) return {{min, min, {}}};
+  const std::string& prefix = min.as_string();
+  return {{min, min, {}}, {Value::string(prefix + encode_utf8({c.strings.min.next_low})), {}, prefix}};
+}
+
+std::vector<ValueRange> intersect_each(const std::vector<ValueRange>& sets, const ValueRange& with) {
+  std::vector<ValueRange> out;
+  for (const ValueRange& r : sets) out.push_back(intersect(r, with));
+  std::erase_if(out, is_empty);
+  return out;
 }
 
 // Strings: the true max itself when exact; when cut, `kept` + a next character the tie-breaker
@@ -152,7 +163,7 @@ std::string stat_label(const Leaf& leaf, const char* stat, const std::string& va
 std::string string_note(const ColumnContext& c, bool with_min, bool with_max) {
   if (!is_string(c) || !(with_min || with_max)) return {};
   std::string note = " (string prefix length " + std::to_string(c.string_prefix_length) + ": ";
-  if (with_min) note += std::string("min ") + stored_string_name(c.strings.min);
+  if (with_min) note += std::string("min ") + stored_string_name(c.strings.min.kind);
   if (with_min && with_max) note += ", ";
   if (with_max) note += std::string("max ") + stored_string_name(c.strings.max.kind);
   return note + ")";
@@ -180,7 +191,7 @@ std::string null_count_label(const ColumnContext& c) {
 std::optional<std::string> impossible_strings(const ColumnContext& c) {
   if (!is_string(c)) return std::nullopt;
   const std::string n = std::to_string(c.string_prefix_length);
-  if (c.stats.min && c.strings.min == StoredString::Impossible)
+  if (c.stats.min && c.strings.min.kind == StoredString::Impossible)
     return stat_label(c.leaf, "min", to_display(*c.stats.min)) + ": longer than the string prefix length " + n +
            " in code points";
   if (c.stats.max && c.strings.max.kind == StoredString::Impossible)
@@ -214,12 +225,12 @@ ColumnAllowance column_allowance(const ColumnContext& c) {
   // Only stats of the live rows must be realised by them: with a DV the recorded min and max may
   // belong to deleted rows.
   const bool realised_by_live_rows = c.tight && !c.has_dv;
-  const std::optional<ValueRange> mins =
+  const std::optional<std::vector<ValueRange>> mins =
       realised_by_live_rows && s.min ? std::optional(min_set(*s.min, c)) : std::nullopt;
   const std::optional<ValueRange> maxs =
       realised_by_live_rows && s.max ? std::optional(max_set(*s.max, c)) : std::nullopt;
   const int needed = (mins ? 1 : 0) + (maxs ? 1 : 0);
-  const bool may_coincide = !(mins && maxs) || !is_empty(intersect(*mins, *maxs));
+  const bool may_coincide = !(mins && maxs) || !intersect_each(*mins, *maxs).empty();
   const int others_for_realising = needed == 2 ? (may_coincide ? 1 : 2) : needed;
 
   const NullCountRange nulls = live_null_range(c);
@@ -234,9 +245,12 @@ ColumnAllowance column_allowance(const ColumnContext& c) {
   if (a.value_allowed && slack < needed) {
     a.realise_label = counts + ": the row must realise the recorded min/max" +
                       string_note(c, mins.has_value(), maxs.has_value());
-    if (needed == 2 && slack == 0) a.realise_one_of = {intersect(*mins, *maxs)};
-    else if (needed == 2) a.realise_one_of = {*mins, *maxs};
-    else a.realise_one_of = {mins ? *mins : *maxs};
+    if (needed == 2 && slack == 0) {
+      a.realise_one_of = intersect_each(*mins, *maxs);
+    } else {  // the row realises whichever of min and max the other rows leave
+      if (mins) a.realise_one_of = *mins;
+      if (maxs) a.realise_one_of.push_back(*maxs);
+    }
     std::erase_if(a.realise_one_of, is_empty);
     if (a.realise_one_of.empty()) {
       a.value_allowed = false;

@@ -11,9 +11,10 @@ namespace {
 
 constexpr char32_t kAsciiMax = 0x7F;
 constexpr char32_t kMaxCodePoint = 0x10FFFF;
+constexpr char32_t kFirstSupplementary = 0x10000;
 
 // Delta measures the max's prefix in Java chars: supplementary code points take two.
-size_t utf16_units(char32_t cp) { return cp >= 0x10000 ? 2 : 1; }
+size_t utf16_units(char32_t cp) { return cp >= kFirstSupplementary ? 2 : 1; }
 
 // A bound computed from garbage would not be a bound, so malformed input is refused.
 std::vector<char32_t> code_points(std::string_view utf8) {
@@ -47,10 +48,23 @@ bool all_top_code_points(const std::vector<char32_t>& cps, size_t from, size_t t
 
 }  // namespace
 
-std::string truncate_string_min(std::string_view utf8, int prefix_length) {
+const char* string_min_cut_name(StringMinCut cut) {
+  return cut == StringMinCut::CodePoints ? "code points" : "UTF-16 units";
+}
+
+std::string truncate_string_min(std::string_view utf8, int prefix_length, StringMinCut cut) {
   const std::vector<char32_t> cps = code_points(utf8);
-  if (cps.size() <= static_cast<size_t>(std::max(prefix_length, 0))) return std::string(utf8);
-  return encode_utf8(std::vector<char32_t>(cps.begin(), cps.begin() + std::max(prefix_length, 0)));
+  const auto n = static_cast<size_t>(std::max(prefix_length, 0));
+  size_t kept = 0;
+  if (cut == StringMinCut::CodePoints) {
+    kept = std::min(cps.size(), n);
+  } else {
+    for (size_t units = 0; kept < cps.size() && units + utf16_units(cps[kept]) <= n; ++kept) {
+      units += utf16_units(cps[kept]);
+    }
+  }
+  if (kept == cps.size()) return std::string(utf8);
+  return encode_utf8(std::vector<char32_t>(cps.begin(), cps.begin() + kept));
 }
 
 std::optional<std::string> truncate_string_max(std::string_view utf8, int prefix_length,
@@ -90,12 +104,15 @@ const char* stored_string_name(StoredString s) {
   return "?";
 }
 
-StoredString read_stored_min(std::string_view utf8, int prefix_length) {
-  if (!is_valid_utf8(utf8)) return StoredString::Impossible;
-  const size_t length = code_point_count(utf8);
+StoredMin read_stored_min(std::string_view utf8, int prefix_length) {
+  if (!is_valid_utf8(utf8)) return {StoredString::Impossible};
+  const std::vector<char32_t> cps = decode_utf8(utf8);
   const auto n = static_cast<size_t>(std::max(prefix_length, 0));
-  if (length < n) return StoredString::Exact;
-  return length == n ? StoredString::MayBeTruncated : StoredString::Impossible;
+  if (cps.size() > n) return {StoredString::Impossible};
+  const size_t units = utf16_length(cps, cps.size());
+  if (cps.size() == n || units == n) return {StoredString::MayBeTruncated, 0};
+  if (units + 1 == n) return {StoredString::MayBeTruncated, kFirstSupplementary};
+  return {StoredString::Exact};
 }
 
 // truncate_string_max returns the true max T unchanged when T has at most N units, or when

@@ -53,9 +53,56 @@ class ExactNumberSax : public DomSax {
   }
 };
 
-bool is_number_text_marker(const json& j) {
+template <class Json>
+bool is_number_text_marker(const Json& j) {
   return j.is_binary() && j.get_binary().has_subtype() &&
          j.get_binary().subtype() == kNumberTextSubtype;
+}
+
+struct DumpStyle {
+  int indent;
+  bool ensure_ascii;
+  json::error_handler_t errors;
+};
+
+void break_line(const DumpStyle& style, int depth, std::string& out) {
+  if (style.indent < 0) return;
+  out += '\n';
+  out.append(static_cast<size_t>(depth) * static_cast<size_t>(style.indent), ' ');
+}
+
+// nlohmann's serializer, walked by hand so that a kept number can be written as its text.
+template <class Json>
+void write_json(const Json& j, const DumpStyle& style, int depth, std::string& out) {
+  if (is_number_text_marker(j)) {
+    const auto& text = j.get_binary();
+    out.append(text.begin(), text.end());
+    return;
+  }
+  if (!j.is_object() && !j.is_array()) {
+    out += j.dump(-1, ' ', style.ensure_ascii, style.errors);
+    return;
+  }
+  const bool object = j.is_object();
+  out += object ? '{' : '[';
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (it != j.begin()) out += ',';
+    break_line(style, depth + 1, out);
+    if (object) {
+      out += Json(it.key()).dump(-1, ' ', style.ensure_ascii, style.errors);
+      out += style.indent < 0 ? ":" : ": ";
+    }
+    write_json(*it, style, depth + 1, out);
+  }
+  if (!j.empty()) break_line(style, depth, out);
+  out += object ? '}' : ']';
+}
+
+template <class Json>
+std::string dump_any(const Json& j, int indent, bool ensure_ascii, json::error_handler_t errors) {
+  std::string out;
+  write_json(j, DumpStyle{indent, ensure_ascii, errors}, 0, out);
+  return out;
 }
 
 }  // namespace
@@ -69,14 +116,7 @@ json kept_number(const std::string& text) {
   return json::binary(std::vector<std::uint8_t>(text.begin(), text.end()), kNumberTextSubtype);
 }
 
-json parse_json(std::string_view text) {
-  json result;
-  DomSax sax(result);
-  json::sax_parse(text.data(), text.data() + text.size(), &sax);
-  return result;
-}
-
-json parse_json_exact(const std::string& text) {
+json parse_json_exact(std::string_view text) {
   json result;
   ExactNumberSax sax(result);
   json::sax_parse(text.data(), text.data() + text.size(), &sax);  // pointer input lexes faster
@@ -93,5 +133,13 @@ std::optional<std::string> number_text(const json& j) {
 }
 
 bool is_json_number(const json& j) { return j.is_number() || is_number_text_marker(j); }
+
+std::string dump_json(const json& j, int indent, bool ensure_ascii, json::error_handler_t errors) {
+  return dump_any(j, indent, ensure_ascii, errors);
+}
+
+std::string dump_json(const nlohmann::ordered_json& j, int indent, bool ensure_ascii, json::error_handler_t errors) {
+  return dump_any(j, indent, ensure_ascii, errors);
+}
 
 }  // namespace skipsound

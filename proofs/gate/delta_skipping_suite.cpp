@@ -1,7 +1,6 @@
 #include "proofs/gate/delta_skipping_suite.h"
 
 #include <algorithm>
-#include <fstream>
 #include <optional>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +14,8 @@
 #include "model/stats/stats_collection.h"
 #include "model/values/input_error.h"
 #include "proofs/common/parallel_trials.h"
+#include "model/values/exact_json.h"
+#include "model/values/input_limits.h"
 
 namespace skipsound {
 
@@ -73,7 +74,7 @@ FileStats stats_through_text(const json& file, const json& table_schema, const S
     writer_config.num_indexed_cols = parse_num_indexed_cols(written_with["numIndexedCols"].get<std::string>());
   }
   const FileStats written = collect_stats(typed_rows(file["rows"], writer_schema), writer_schema, writer_config, mutant);
-  return stats_from_json_text(stats_to_json(written, writer_schema).dump(), schema, StatsNaming::Logical, mutant);
+  return stats_from_json_text(dump_json(stats_to_json(written, writer_schema)), schema, StatsNaming::Logical, mutant);
 }
 
 // Whether some row makes the predicate TRUE: the model's evaluator decides; a predicate it cannot
@@ -198,10 +199,9 @@ std::vector<DeltaSuiteCase> run_delta_skipping_suite(const fs::path& dir, Mutant
   std::sort(paths.begin(), paths.end());
   std::vector<DeltaSuiteCase> cases;
   for (const fs::path& path : paths) {
-    std::ifstream in(path);
     json c;
     try {
-      c = json::parse(in);
+      c = parse_json_exact(read_bounded_file(path));  // rows keep every digit, as every reader's do
     } catch (const json::exception& e) {
       DeltaSuiteCase bad;
       bad.name = path.stem().string();

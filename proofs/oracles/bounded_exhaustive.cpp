@@ -15,6 +15,7 @@
 #include "model/stats/stats_collection.h"
 #include "model/stats/stats_widening.h"
 #include "model/values/utf8.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound::exhaustive {
 namespace {
@@ -82,11 +83,13 @@ void drop_fields(FileStats& stats, const StatsVariant& v) {
 }
 
 // What the writer records, then what a DV DELETE leaves of it (before any field is dropped).
-FileStats collected_stats(const std::vector<Row>& rows, const Schema& schema, int prefix_length, Tightness tightness,
+FileStats collected_stats(const std::vector<Row>& rows, const Schema& schema, int prefix_length, const StatsVariant& variant,
                           WriterBreak writer_break) {
+  const Tightness tightness = variant.tightness;
   StatsConfig config;
   config.num_indexed_cols = -1;
   config.string_prefix_length = prefix_length;
+  config.string_min_cut = variant.string_min_cut;
   const bool marked = tightness != Tightness::Unmarked;
   const Mutant mutant = writer_break == WriterBreak::StringMaxPlainPrefix ? Mutant::StringMaxPlainPrefix : Mutant::None;
   FileStats stats = collect_stats(rows, schema, config, mutant, marked);
@@ -119,19 +122,30 @@ std::vector<StatsVariant> tightness_shapes(int64_t rows) {
   return shapes;
 }
 
-// The stats of `file` under every shape and every field drop, each written once.
+// Both string min writers where the schema has a string column; they agree on the others.
+std::vector<StringMinCut> min_cuts(const Schema& schema) {
+  for (const Leaf& leaf : schema.leaves())
+    if (leaf.type.kind == TypeKind::String) return {StringMinCut::CodePoints, StringMinCut::Utf16Units};
+  return {StringMinCut::CodePoints};
+}
+
+// The stats of `file` under every shape, min writer and field drop, each written once.
 void for_each_variant(const std::vector<Row>& file, const Schema& schema, int prefix_length, WriterBreak writer_break,
                       const std::vector<StatsVariant>& shapes, bool drop_num_records,
                       const std::function<void(const StatsVariant&, FileStats)>& visit) {
   const std::vector<StatsVariant> drops = field_drops(drop_num_records);
-  for (const StatsVariant& shape : shapes) {
-    const FileStats written = collected_stats(file, schema, prefix_length, shape.tightness, writer_break);
-    for (StatsVariant v : drops) {
-      v.tightness = shape.tightness;
-      v.deleted_rows = shape.deleted_rows;
-      FileStats stats = written;
-      drop_fields(stats, v);
-      visit(v, std::move(stats));
+  for (StatsVariant shape : shapes) {
+    for (const StringMinCut cut : min_cuts(schema)) {
+      shape.string_min_cut = cut;
+      const FileStats written = collected_stats(file, schema, prefix_length, shape, writer_break);
+      for (StatsVariant v : drops) {
+        v.tightness = shape.tightness;
+        v.deleted_rows = shape.deleted_rows;
+        v.string_min_cut = cut;
+        FileStats stats = written;
+        drop_fields(stats, v);
+        visit(v, std::move(stats));
+      }
     }
   }
 }
@@ -146,7 +160,7 @@ std::string column_key(const ColumnStats& c, const std::optional<bool>& tight_bo
 }
 
 std::string question_key(const StatsQuestion& q, const Schema& schema) {
-  return stats_to_json(q.stats, schema).dump() + "/" + std::to_string(q.deleted_rows);
+  return dump_json(stats_to_json(q.stats, schema)) + "/" + std::to_string(q.deleted_rows);
 }
 
 // ---- predicates ----
@@ -247,6 +261,9 @@ std::vector<Universe> standard_universes() {
   const ColumnDomain short_strings = string_column(
       "s", {Value::string(""), Value::string("a"), Value::string("aa"), Value::string(utf8({U'a', kTieBreakerAscii})),
             Value::string(utf8({kMultibyte})), Value::string(utf8({kMaxCodePoint}))});
+  // A surrogate pair at every UTF-16 unit from 0 to 2: at N − 2, N − 1 and N for N = 2, where a
+  // min cut by code points and one cut by units differ (docs/semantics.md §4.4).
+  const ColumnDomain pairs = string_column("s", strings_over({U'a', kMaxCodePoint}, 3));
   const ColumnDomain tiny_window{"x", TypeKind::Byte, integrals(TypeKind::Byte, {-1, 0, 1})};
   const ColumnDomain bit_window{"y", TypeKind::Short, integrals(TypeKind::Short, {0, 1})};
   return {
@@ -257,6 +274,8 @@ std::vector<Universe> standard_universes() {
       {"string@1", {strings}, 1},
       {"string@2", {strings}, 2},
       {"string@32", {strings}, 32},
+      {"pairs@2", {pairs}, 2},
+      {"pairs@3", {pairs}, 3},
       {"tinyint+boolean", {tiny_window, boolean}},
       {"string@1+smallint", {short_strings, bit_window}, 1},
   };
@@ -273,7 +292,7 @@ const char* tightness_name(Tightness t) {
 
 FileStats written_stats(const std::vector<Row>& rows, const Universe& universe, const StatsVariant& variant,
                         WriterBreak writer_break) {
-  FileStats stats = collected_stats(rows, universe.schema(), universe.string_prefix_length, variant.tightness, writer_break);
+  FileStats stats = collected_stats(rows, universe.schema(), universe.string_prefix_length, variant, writer_break);
   drop_fields(stats, variant);
   return stats;
 }

@@ -14,7 +14,9 @@
 //   the domain values they already were; NULLs, row counts and the candidate row stay put.
 //   Strings under truncation need more: the stored min P (a prefix of a domain string) is in the
 //   domain because the string domains are prefix-closed, and every string whose truncated min is
-//   P lies in one interval starting at P; likewise the strings whose truncated max is a given
+//   P lies in one interval starting at P (two for a cut by UTF-16 units that stopped before a
+//   surrogate pair: P itself, and the strings from P + U+10000 on that start with P); likewise
+//   the strings whose truncated max is a given
 //   stored max form an interval (the max is decided by a prefix and the next char's class). So
 //   the file's min and max rows can be replaced by the least/greatest domain strings of those
 //   intervals, and every other value stays between them.
@@ -44,6 +46,7 @@
 #include "model/sql/row.h"
 #include "model/sql/schema.h"
 #include "model/stats/stats.h"
+#include "model/stats/string_truncation.h"
 
 namespace skipsound::exhaustive {
 
@@ -66,7 +69,9 @@ struct Universe {
 };
 
 // tinyint (its type's ends and the middle), a smallint window, a boolean, dates around the epoch,
-// short strings over {a, U+007F, U+00E9, U+10FFFF} at prefix lengths 1, 2 and 32, and two pairs.
+// short strings over {a, U+007F, U+00E9, U+10FFFF} at prefix lengths 1, 2 and 32, strings of up
+// to three code points over {a, U+10FFFF} at prefix lengths 2 and 3 (surrogate pairs at units
+// N − 2 to N), and two pairs of columns. Every string universe is written by both min writers.
 std::vector<Universe> standard_universes();
 
 // How a writer's stats reach a reader.
@@ -84,6 +89,7 @@ struct StatsVariant {
   bool drop_min = false;  // these three drop the field from every column
   bool drop_max = false;
   bool drop_null_count = false;
+  StringMinCut string_min_cut = StringMinCut::CodePoints;  // the writer's (docs/semantics.md §4.4)
 };
 
 // What a reader is handed about one file.

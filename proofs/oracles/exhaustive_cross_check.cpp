@@ -14,6 +14,7 @@
 #include "model/sql/printer.h"
 #include "proofs/common/parallel_trials.h"
 #include "smt/oracle.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound {
 namespace {
@@ -131,10 +132,10 @@ class Comparer {
     d.kind = kind;
     d.universe = brute_.universe().name;
     // ASCII-escaped: U+007F and U+10FFFF are invisible on a terminal.
-    d.stats_json = stats_to_json(q.stats, brute_.schema()).dump(-1, ' ', true);
+    d.stats_json = dump_json(stats_to_json(q.stats, brute_.schema()), -1, true);
     d.deleted_rows = q.deleted_rows;
     d.predicate = to_sql(predicates_[pair.predicate]);
-    d.brute_force = row ? row_to_json(*row, brute_.schema()).dump(-1, ' ', true) : "no row";
+    d.brute_force = row ? dump_json(row_to_json(*row, brute_.schema()), -1, true) : "no row";
     d.oracle = smt::describe(result, brute_.schema());
     run.first[key].emplace(pair_index, std::move(d));
   }

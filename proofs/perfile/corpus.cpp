@@ -169,7 +169,7 @@ CorpusCase load_corpus_case(const std::string& path) {
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   nlohmann::json j;
   try {
-    j = parse_json(text);
+    j = parse_json_exact(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(path + ":" + line_and_column(text, e.byte) + ": not valid JSON: " + json_message(e) +
                      " (a per-file case is JSON; a scenario file is read when its name ends in .scn)");
@@ -213,7 +213,7 @@ nlohmann::json corpus_case_to_json(const CorpusCase& c) {
 void save_corpus_case(const CorpusCase& c, const std::string& path) {
   std::ofstream out(path);
   if (!out) throw InputError("cannot write corpus case " + path);
-  out << corpus_case_to_json(c).dump(2) << "\n";
+  out << dump_json(corpus_case_to_json(c), 2) << "\n";
 }
 
 std::string replay_verdicts_text(DecisionOutcome outcome, bool stats_inconsistent, bool log_differs) {

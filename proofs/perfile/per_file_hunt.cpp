@@ -11,6 +11,7 @@
 #include "proofs/common/parallel_trials.h"
 #include "proofs/common/trial_seed.h"
 #include "proofs/perfile/per_file_properties.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound {
 
@@ -164,7 +165,7 @@ PerFileCounterexample shrink_file_case(uint64_t seed, Mutant mutant, bool interv
   // Stats the rows determine are collected again when the case replays, so a writer bug
   // reproduces under its mutant and is gone once the writer is fixed.
   corpus.stats_recipe = recipe_of(c.table, c.file, mutant);
-  out.corpus_json = corpus_case_to_json(corpus).dump(2) + "\n";
+  out.corpus_json = dump_json(corpus_case_to_json(corpus), 2) + "\n";
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include "model/table/table.h"
 #include "model/values/input_error.h"
 #include "model/values/temporal.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound {
 namespace {
@@ -105,7 +106,7 @@ AddFile add_action(const TableShape& table, const GeneratedFile& file, const Del
   json stats = stats_to_json(file.stats, schema, naming_of(schema));
   offset_timestamps(stats, schema, file.stats, file.log.timestamp_offset_minutes);
   if (file.log.dropped_column_stats) add_dropped_column(stats);
-  add.stats = stats.dump();
+  add.stats = dump_json(stats);
   add.deletion_vector = inline_descriptor(deleted);
   return add;
 }
@@ -159,7 +160,7 @@ void compare_live_file(const TableShape& table, const GeneratedFile& file, const
   } else {
     const json written = stats_to_json(file.stats, table.schema);
     const json read = stats_to_json(*out.stats, table.schema);
-    if (written != read) out.problems.push_back("stats read back as " + read.dump() + ", written " + written.dump());
+    if (written != read) out.problems.push_back("stats read back as " + dump_json(read) + ", written " + dump_json(written));
   }
   compare_partition_values(table, written_partition_values(table, file), out.partition_values, out.problems);
 }

@@ -11,6 +11,7 @@
 #include "model/sql/row.h"
 #include "model/coverage/coverage.h"
 #include "model/stats/stats.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound {
 namespace {
@@ -340,10 +341,10 @@ std::string render_file(const TableShape& table, const GeneratedFile& file, cons
      << (file.absent_leaves ? ", last " + std::to_string(file.absent_leaves) + " leaves absent from the data" : "")
      << "):\n";
   for (size_t r = 0; r < file.rows.size(); ++r) {
-    os << "    " << (file.deleted[r] ? "[deleted] " : "") << row_to_json(file.rows[r], schema).dump() << "\n";
+    os << "    " << (file.deleted[r] ? "[deleted] " : "") << dump_json(row_to_json(file.rows[r], schema)) << "\n";
   }
   os << "File stats (" << generators::stats_history_name(file.history) << "):\n    "
-     << stats_to_json(file.stats, schema).dump() << "\n";
+     << dump_json(stats_to_json(file.stats, schema)) << "\n";
   os << "Delta log:\n" << log.log_text;
   os << "Mutant: " << mutant_name(origin.mutant) << "\n";
   if (origin.seed) os << "Seed: " << *origin.seed << "\n";
@@ -359,9 +360,9 @@ std::string render_finding(const TableShape& table, const GeneratedFile& file, c
   os << "Predicate:\n    " << to_sql(predicate) << "\n";
   os << "Schema:\n    " << schema.to_json().dump() << "\n";
   os << "File stats (" << generators::stats_history_name(file.history) << ", DV cardinality "
-     << file.dv_cardinality() << "):\n    " << stats_to_json(file.stats, schema).dump() << "\n";
+     << file.dv_cardinality() << "):\n    " << dump_json(stats_to_json(file.stats, schema)) << "\n";
   if (check.witness) {
-    os << "Witness row (" << check.witness_source << "):\n    " << row_to_json(*check.witness, schema).dump() << "\n";
+    os << "Witness row (" << check.witness_source << "):\n    " << dump_json(row_to_json(*check.witness, schema)) << "\n";
     try {
       os << "    predicate on it: " << truth_name(evaluate(*predicate, *check.witness)) << "\n";
     } catch (const NotEvaluable& e) {

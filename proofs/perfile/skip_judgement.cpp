@@ -3,6 +3,7 @@
 #include "model/sql/row.h"
 #include "model/stats/stats.h"
 #include "proofs/common/decision_text.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound::cli {
 
@@ -16,10 +17,10 @@ std::string joined(const std::vector<std::string>& parts) {
 
 std::string stats_text(const JudgedFile& file) {
   if (!file.stats) return "none (the file carries no stats)";
-  return stats_to_json(*file.stats, *file.schema).dump();
+  return dump_json(stats_to_json(*file.stats, *file.schema));
 }
 
-std::string witness_text(const Row& witness, const Schema& schema) { return row_to_json(witness, schema).dump(); }
+std::string witness_text(const Row& witness, const Schema& schema) { return dump_json(row_to_json(witness, schema)); }
 
 void print_unsound_skip_report(std::ostream& out, const JudgedFile& file) {
   const smt::Sat& sat = std::get<smt::Sat>(file.oracle);

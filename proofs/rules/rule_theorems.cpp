@@ -11,6 +11,7 @@
 #include "model/stats/stats_consistency.h"
 #include "model/stats/string_truncation.h"
 #include "smt/symbolic/rule_query.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound {
 
@@ -53,9 +54,9 @@ TheoremCounterexample counterexample(const DecodedFile& file, const std::vector<
   cex.row = row;
   cex.predicate = to_sql(predicate);
   cex.skipping_expression = to_string(skipping, schema);
-  cex.stats_text = stats_to_json(cex.stats, schema).dump();
+  cex.stats_text = dump_json(stats_to_json(cex.stats, schema));
   if (cex.dv_cardinality > 0) cex.stats_text += " dv=" + std::to_string(cex.dv_cardinality);
-  if (cex.row) cex.row_text = row_to_json(*cex.row, schema).dump();
+  if (cex.row) cex.row_text = dump_json(row_to_json(*cex.row, schema));
   for (const Value& v : cex.literals)
     cex.literals_text += (cex.literals_text.empty() ? "" : ", ") + to_sql_literal(v);
   return cex;

@@ -6,12 +6,13 @@
 
 #include "model/sql/printer.h"
 #include "proofs/common/decision_text.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound {
 
 namespace {
 
-std::string row_text(const Row& row, const Schema& schema) { return row_to_json(row, schema).dump(); }
+std::string row_text(const Row& row, const Schema& schema) { return dump_json(row_to_json(row, schema)); }
 
 void print_rows(std::ostringstream& out, const std::vector<Row>& rows, const Schema& schema,
                 const std::string& indent) {

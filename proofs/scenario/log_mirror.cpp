@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "model/values/input_error.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound {
 
@@ -26,7 +27,7 @@ std::map<FileKey, const LiveFile*> by_key(const DeltaTable& table) {
 }
 
 std::string stats_text(const std::optional<FileStats>& stats, const Schema& schema) {
-  return stats ? stats_to_json(*stats, schema).dump() : "none";
+  return stats ? dump_json(stats_to_json(*stats, schema)) : "none";
 }
 
 std::string key_text(const FileKey& key) { return key.first + (key.second.empty() ? "" : " (DV " + key.second + ")"); }

@@ -437,7 +437,7 @@ class ScenarioParser {
     if (starts_with_word(text, "range")) {
       parsed = parse_range(text, schema, kMaxScenarioRows - rows_written_);
     } else {
-      const nlohmann::json rows = parse_json(text);
+      const nlohmann::json rows = parse_json_exact(text);
       if (!rows.is_array()) throw InputError("rows must be a JSON array of objects or 'range ...'");
       for (const nlohmann::json& row : rows) parsed.push_back(row_from_json(row, schema));
     }
@@ -470,7 +470,7 @@ class ScenarioParser {
     // Unsigned: the width of [-2^63, 2^63) does not fit a long long.
     if (static_cast<unsigned long long>(to) - static_cast<unsigned long long>(from) > room) throw rows_limit_error();
     rest = trim_whitespace(rest);
-    const Row base = row_from_json(rest.empty() ? nlohmann::json::object() : parse_json(rest), schema);
+    const Row base = row_from_json(rest.empty() ? nlohmann::json::object() : parse_json_exact(rest), schema);
     std::vector<Row> rows;
     rows.reserve(static_cast<size_t>(to - from));
     for (long long v = from; v < to; ++v) {
@@ -965,7 +965,7 @@ class ScenarioParser {
       op.name = unquoted(words[2]);
       const size_t at = text.find(words[2]) + words[2].size();
       const std::string configuration = trim_whitespace(text.substr(at));
-      op.domain_configuration = configuration.empty() ? "{}" : parse_json(configuration).dump();
+      op.domain_configuration = configuration.empty() ? "{}" : dump_json(parse_json_exact(configuration));
     } else {
       throw InputError("expected SET TXN ... or SET DOMAIN ...");
     }
@@ -1212,7 +1212,7 @@ void check_columns_exist(const ScenarioTransaction& txn, const Table& snapshot, 
 std::string rows_summary(const std::vector<Row>& rows, const Schema& schema) {
   constexpr size_t kShown = 5;
   std::string text;
-  for (size_t i = 0; i < rows.size() && i < kShown; ++i) text += (i ? ", " : "") + row_to_json(rows[i], schema).dump();
+  for (size_t i = 0; i < rows.size() && i < kShown; ++i) text += (i ? ", " : "") + dump_json(row_to_json(rows[i], schema));
   if (rows.size() > kShown) text += ", ... (" + std::to_string(rows.size()) + " rows)";
   return text.empty() ? "none" : text;
 }

@@ -12,7 +12,7 @@
 #include "model/values/input_error.h"
 #include "cli/check_command.h"
 #include "cli/cli.h"
-#include "model/values/scratch_directory.h"
+#include "tests/support/temp_files.h"
 
 namespace skipsound::cli {
 namespace {
@@ -22,6 +22,7 @@ const std::string kDecisions = std::string(SKIPSOUND_SOURCE_DIR) + "/tests/corpu
 struct CheckRun {
   int exit_code = -1;
   std::string out;
+  std::string err;
 };
 
 CheckRun run(const CheckArguments& args) {
@@ -29,6 +30,7 @@ CheckRun run(const CheckArguments& args) {
   CheckRun r;
   r.exit_code = run_check(args, out, err);
   r.out = out.str();
+  r.err = err.str();
   return r;
 }
 
@@ -84,36 +86,46 @@ TEST(CheckDecisions, LiveFilesOfARealTable) {
   EXPECT_EQ(files[2].at("judgement"), "keep");
 }
 
-// A file holding `text` in a scratch folder of this test process's own, removed when it ends: CTest
-// runs the tests of this file side by side, each in a process of its own, and two of them writing
-// one fixed name raced (one read the other's half-written schema).
-std::string temp_file(const std::string& name, const std::string& text) {
-  static const ScratchDirectory dir("test");
-  const auto path = dir.path() / name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path.string();
-}
+using test::temp_file;
 
-TEST(CheckDecisions, ErrorsNameTheLine) {
+// A bad line is reported with the file and its line, and the lines around it are still judged;
+// the run exits 2 (bad input).
+TEST(CheckDecisions, ErrorsNameTheLineAndTheOtherLinesAreJudged) {
   const std::string good = R"({"predicate":"x > 1","schema":{"type":"struct","fields":[{"name":"x","type":"long","nullable":true,"metadata":{}}]},"stats":{"numRecords":1},"decision":"kept"})";
   const std::vector<std::pair<std::string, std::string>> bad_lines = {
-      {"{not json", ""},
+      {"{not json", "not valid JSON"},
       {R"({"predicate":"x > 1","decision":"kept"})", "exactly one of"},
-      {R"({"predicate":"y > 1","schema":{"type":"struct","fields":[{"name":"x","type":"long","nullable":true,"metadata":{}}]},"stats":{},"decision":"kept"})", ""},
+      {R"({"predicate":"y > 1","schema":{"type":"struct","fields":[{"name":"x","type":"long","nullable":true,"metadata":{}}]},"stats":{},"decision":"kept"})", "y"},
       {R"({"predicate":"x > 1","schema":{"type":"struct","fields":[]},"stats":{},"decision":"maybe"})", "\"decision\""},
-      {R"({"predicate":"x > 1","table":"no-such-table","path":"a","decision":"kept"})", ""},
+      {R"({"predicate":"x > 1","table":"no-such-table","path":"a","decision":"kept"})", "no-such-table"},
+      {R"({"predicate":"x > 1","schema":{"type":"struct","fields":[{"name":"x","type":"long","nullable":true,"metadata":{}}]},"stats":{"minValues":{"x":1e+25}},"decision":"kept"})", "1e+25"},
   };
   for (const auto& [line, message] : bad_lines) {
     CheckArguments args;
-    args.decisions_file = temp_file("bad_decisions.jsonl", good + "\n\n" + line + "\n");
-    try {
-      run(args);
-      ADD_FAILURE() << "accepted: " << line;
-    } catch (const InputError& e) {
-      EXPECT_TRUE(contains(e.message(), "bad_decisions.jsonl:3: ")) << e.message();
-      EXPECT_TRUE(contains(e.message(), message)) << e.message();
-    }
+    args.decisions_file = temp_file("bad_decisions.jsonl", good + "\n\n" + line + "\n" + good + "\n");
+    args.json = true;
+    const CheckRun r = run(args);
+    EXPECT_EQ(r.exit_code, kExitUsage) << line;
+    EXPECT_TRUE(contains(r.err, "bad_decisions.jsonl:3: ")) << r.err;
+    EXPECT_TRUE(contains(r.err, message)) << r.err;
+    const nlohmann::json report = nlohmann::json::parse(r.out);
+    EXPECT_EQ(report.at("files").size(), 2u) << r.out;
+    ASSERT_EQ(report.at("badLines").size(), 1u) << r.out;
+    EXPECT_EQ(report.at("badLines")[0].at("line"), 3);
   }
+}
+
+// A bad line makes the run's input bad (exit 2), and the report still shows an unsound skip on
+// another line.
+TEST(CheckDecisions, ABadLineBesideAnUnsoundSkipIsStillBadInput) {
+  const std::string unsound = R"({"predicate":"x > 1","schema":{"type":"struct","fields":[{"name":"x","type":"long","nullable":true,"metadata":{}}]},"stats":{"numRecords":1},"decision":"skipped"})";
+  CheckArguments args;
+  args.decisions_file = temp_file("unsound_and_bad.jsonl", unsound + "\n{not json\n");
+  const CheckRun r = run(args);
+  EXPECT_EQ(r.exit_code, kExitUsage) << r.out;
+  EXPECT_TRUE(contains(r.out, "UNSOUND SKIP")) << r.out;
+  EXPECT_TRUE(contains(r.out, "1 bad line not judged")) << r.out;
+  EXPECT_TRUE(contains(r.err, "unsound_and_bad.jsonl:2: not valid JSON")) << r.err;
 }
 
 CheckArguments own(const std::string& predicate, const std::string& mutant = "none") {

@@ -18,6 +18,21 @@
 namespace skipsound::generators {
 namespace {
 
+// The UTF-16 unit the string's first supplementary character starts at, or -1 when it has none.
+int first_pair_unit(const std::string& s) {
+  int units = 0;
+  for (const char32_t c : decode_utf8(s)) {
+    if (c >= 0x10000) return units;
+    ++units;
+  }
+  return -1;
+}
+
+bool pair_at_unit_boundary(const std::string& s) {
+  const int unit = first_pair_unit(s);
+  return unit >= kUnitBoundaryFirst && unit <= kUnitBoundaryLast;
+}
+
 RC_GTEST_PROP(ValueGenerators, ValuesAreWellFormedAndReachTheEdges, ()) {
   const DataType type = *primitive_type();
   const Value v = *value_of(type);
@@ -46,6 +61,11 @@ RC_GTEST_PROP(ValueGenerators, ValuesAreWellFormedAndReachTheEdges, ()) {
     RC_CLASSIFY(length == 0, "empty string");
     RC_CLASSIFY(length == 31 || length == 32 || length == 33, "31-33 code points");
     RC_CLASSIFY(length == 64 || length == 65, "64-65 code points");
+    RC_CLASSIFY(pair_at_unit_boundary(v.as_string()), "surrogate pair at UTF-16 units 30-32");
+  }
+  if (type.kind == TypeKind::Decimal) {
+    RC_CLASSIFY(decimal_digits(v.as_decimal()) == 38, "decimal of 38 digits");
+    RC_CLASSIFY(decimal_digits(v.as_decimal()) > 17, "decimal beyond a double's 17 digits");
   }
 }
 
@@ -92,6 +112,16 @@ RC_GTEST_PROP(FileGenerators, FilesReachDeletionVectorsTruncationAndMissingStats
   }
   RC_CLASSIFY(truncated, "truncated string max");
   RC_CLASSIFY(nan, "NaN in a float column");
+  RC_TAG(std::string("string mins cut by ") + string_min_cut_name(f.string_min_cut));
+  bool boundary_min = false, boundary_max = false;
+  for (const Leaf& leaf : c.table.schema.leaves()) {
+    const ColumnStats& stats = f.stats.column(leaf.ordinal);
+    if (leaf.type.kind != TypeKind::String) continue;
+    boundary_min |= stats.min && pair_at_unit_boundary(stats.min->as_string());
+    boundary_max |= stats.max && pair_at_unit_boundary(stats.max->as_string());
+  }
+  RC_CLASSIFY(boundary_min, "string min with a surrogate pair at units 30-32");
+  RC_CLASSIFY(boundary_max, "string max with a surrogate pair at units 30-32");
 }
 
 RC_GTEST_PROP(PredicateGenerators, PredicatesAreBoundPrintableAndEvaluable, ()) {

@@ -13,6 +13,7 @@
 #include "proofs/perfile/per_file_hunt.h"
 #include "proofs/perfile/per_file_properties.h"
 #include "smt/interval_decider.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound {
 namespace {
@@ -40,7 +41,7 @@ Comparison compare_with_z3(const FileCase& c, const ExprPtr& predicate) {
   if (!decided) return {{}, form + ": outside"};
   const smt::OracleVerdict verdict = smt::verdict_of(*decided);
   Comparison out{{}, form + ": " + smt::verdict_name(verdict)};
-  const std::string where = to_sql(predicate) + " on " + stats_to_json(c.file.stats, schema).dump();
+  const std::string where = to_sql(predicate) + " on " + dump_json(stats_to_json(c.file.stats, schema));
   if (const auto* sat = std::get_if<smt::Sat>(&*decided)) {
     if (check_row_consistency(sat->witness, allowance).kind != Consistency::Consistent)
       return {"interval witness inconsistent with the stats: " + where, out.label};

@@ -71,7 +71,7 @@ RC_GTEST_PROP(PerFileSoundness, EveryZ3WitnessIsRevalidatedByTheModel, (const Fi
 }
 
 RC_GTEST_PROP(PerFileSoundness, CollectedStatsAreConsistentWithTheirRows, (const FileCase& c)) {
-  RC_TAG(generators::stats_history_name(c.file.history));
+  RC_TAG(generators::stats_history_name(c.file.history), string_min_cut_name(c.file.string_min_cut));
   const StatsAudit audit = audit_stats(c.table.schema, c.file);
   if (audit.verdict == Consistency::Inconsistent) {
     std::ostringstream os;

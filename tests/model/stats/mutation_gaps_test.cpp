@@ -122,9 +122,9 @@ TEST(StringTruncationGaps, ZeroPrefixLengthKeepsNothing) {
 // The reader's inverse of the writer above: with N = 0 the writer stores "" for every min, so a
 // stored "" may be cut from anything and anything else is no writer's output.
 TEST(StringTruncationGaps, ZeroPrefixLengthMinReadsBack) {
-  EXPECT_EQ(read_stored_min("", 0), StoredString::MayBeTruncated);
-  EXPECT_EQ(read_stored_min("a", 0), StoredString::Impossible);
-  EXPECT_EQ(read_stored_min("", -2), StoredString::MayBeTruncated);
+  EXPECT_EQ(read_stored_min("", 0).kind, StoredString::MayBeTruncated);
+  EXPECT_EQ(read_stored_min("a", 0).kind, StoredString::Impossible);
+  EXPECT_EQ(read_stored_min("", -2).kind, StoredString::MayBeTruncated);
 }
 
 // docs/semantics.md §4.4: a max whose tail after the cut is U+10FFFF and ends within 2N units is

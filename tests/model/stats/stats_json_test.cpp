@@ -5,6 +5,7 @@
 
 #include "model/stats/stats.h"
 #include "model/values/temporal.h"
+#include "model/values/exact_json.h"
 
 namespace skipsound {
 namespace {
@@ -48,7 +49,7 @@ TEST(StatsJson, DecimalsExactFromNumberText) {
   EXPECT_EQ(decimal_to_string(s.column(2).min->as_decimal()), "-22827907.000000000000000000000000");
   EXPECT_EQ(decimal_to_string(s.column(0).max->as_decimal()), "0.100000000000");
   // Round trip keeps every digit, even the ones a double cannot hold.
-  const std::string text = stats_to_json(s, schema).dump();
+  const std::string text = dump_json(stats_to_json(s, schema));
   EXPECT_EQ(stats_from_json_text(text, schema), s);
 }
 

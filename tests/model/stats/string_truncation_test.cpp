@@ -1,5 +1,6 @@
 #include "model/stats/string_truncation.h"
 
+#include <map>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -35,6 +36,20 @@ TEST(StringTruncation, LongMinIsAPrefixOfNCodePoints) {
   EXPECT_EQ(truncate_string_min(repeat(kEAcute, 40), 32), repeat(kEAcute, 32));
   // Code points, not UTF-16 units: 32 four-byte characters survive.
   EXPECT_EQ(truncate_string_min(repeat(kGrin, 40), 32), repeat(kGrin, 32));
+}
+
+TEST(StringTruncation, AFooterMinIsCutAtNUtf16UnitsKeepingSurrogatePairsWhole) {
+  const auto by_units = [](const std::string& s, int n) { return truncate_string_min(s, n, StringMinCut::Utf16Units); };
+  EXPECT_EQ(by_units(repeat("a", 40), 32), repeat("a", 32));
+  // A pair at units N-2..N-1 fits; one at N-1..N would be split, so the cut keeps N - 1 units.
+  EXPECT_EQ(by_units(repeat("a", 30) + kGrin + "a", 32), repeat("a", 30) + kGrin);
+  EXPECT_EQ(by_units(repeat("a", 31) + kGrin + "a", 32), repeat("a", 31));
+  EXPECT_EQ(by_units(repeat("a", 32) + kGrin, 32), repeat("a", 32));
+  EXPECT_EQ(by_units(repeat(kGrin, 40), 32), repeat(kGrin, 16));
+  // At most N units: stored as is, whatever its code points.
+  EXPECT_EQ(by_units(repeat(kGrin, 16), 32), repeat(kGrin, 16));
+  EXPECT_EQ(by_units(kGrin, 1), "");
+  EXPECT_EQ(by_units("abc", 0), "");
 }
 
 TEST(StringTruncation, LongMaxGetsAsciiTieBreakerWhenNextCharIsSmall) {
@@ -150,19 +165,24 @@ bool reading_allows(const StoredMax& read, const std::string& stored, const std:
   return read.next_low <= next && next <= read.next_high;
 }
 
-// For every string of up to 5 characters and N from 1 to 4: the writer's output is read as
+constexpr StringMinCut kMinCuts[] = {StringMinCut::CodePoints, StringMinCut::Utf16Units};
+
+// For every string of up to 5 characters and N from 1 to 4: each writer's output is read as
 // possible and its reading allows the string it was written from (exact exactly when unchanged).
 TEST(StoredStrings, EveryWriterOutputIsReadAsPossibleAndAllowsItsSource) {
   for (int n = 1; n <= 4; ++n) {
     for (const std::string& t : strings_up_to(5)) {
-      const std::string min = truncate_string_min(t, n);
-      const StoredString min_read = read_stored_min(min, n);
-      ASSERT_NE(min_read, StoredString::Impossible) << "N=" << n;
-      if (min == t) {
-        EXPECT_NE(min_read, StoredString::Truncated) << "N=" << n;
-      } else {
-        EXPECT_EQ(min_read, StoredString::MayBeTruncated) << "N=" << n;
-        EXPECT_TRUE(starts_with(t, min));
+      for (const StringMinCut cut : kMinCuts) {
+        const std::string min = truncate_string_min(t, n, cut);
+        const StoredMin min_read = read_stored_min(min, n);
+        ASSERT_NE(min_read.kind, StoredString::Impossible) << "N=" << n << " by " << string_min_cut_name(cut);
+        if (min == t) {
+          EXPECT_NE(min_read.kind, StoredString::Truncated) << "N=" << n;
+        } else {
+          EXPECT_EQ(min_read.kind, StoredString::MayBeTruncated) << "N=" << n << " by " << string_min_cut_name(cut);
+          EXPECT_TRUE(starts_with(t, min));
+          EXPECT_GE(decode_utf8(t.substr(min.size())).front(), min_read.next_low) << "N=" << n;
+        }
       }
       const std::optional<std::string> max = truncate_string_max(t, n);
       if (!max) continue;
@@ -179,21 +199,59 @@ TEST(StoredStrings, ImpossibleMeansNoWriterOutput) {
   for (int n = 1; n <= 4; ++n) {
     std::set<std::string> mins, maxes;
     for (const std::string& t : strings_up_to(5)) {
-      mins.insert(truncate_string_min(t, n));
+      for (const StringMinCut cut : kMinCuts) mins.insert(truncate_string_min(t, n, cut));
       if (const auto max = truncate_string_max(t, n)) maxes.insert(*max);
     }
     for (const std::string& stored : strings_up_to(4)) {
-      EXPECT_EQ(mins.count(stored) == 1, read_stored_min(stored, n) != StoredString::Impossible) << "N=" << n;
+      EXPECT_EQ(mins.count(stored) == 1, read_stored_min(stored, n).kind != StoredString::Impossible) << "N=" << n;
       EXPECT_EQ(maxes.count(stored) == 1, read_stored_max(stored, n).kind != StoredString::Impossible)
           << "N=" << n;
     }
   }
 }
 
+// And the reading of a min is no wider than the writers: it may be truncated exactly when some
+// longer string is cut to it, and its least next character is the least one such a string has
+// (U+0000 when a BMP character may follow, a supplementary one when only a units cut before a
+// surrogate pair leaves it).
+TEST(StoredStrings, AMinMayBeTruncatedExactlyWhenSomeLongerStringIsCutToIt) {
+  for (int n = 1; n <= 4; ++n) {
+    std::map<std::string, char32_t> least_next;
+    for (const std::string& t : strings_up_to(5)) {
+      for (const StringMinCut cut : kMinCuts) {
+        const std::string min = truncate_string_min(t, n, cut);
+        if (min == t) continue;
+        const char32_t next = decode_utf8(t.substr(min.size())).front();
+        const auto [it, fresh] = least_next.emplace(min, next);
+        if (!fresh) it->second = std::min(it->second, next);
+      }
+    }
+    for (const std::string& stored : strings_up_to(4)) {
+      const StoredMin read = read_stored_min(stored, n);
+      if (read.kind == StoredString::Impossible) continue;
+      const auto cut_to = least_next.find(stored);
+      EXPECT_EQ(read.kind == StoredString::MayBeTruncated, cut_to != least_next.end()) << "N=" << n;
+      if (cut_to != least_next.end()) {
+        EXPECT_EQ(read.next_low < 0x10000, cut_to->second < 0x10000) << "N=" << n;
+      }
+    }
+  }
+}
+
 TEST(StoredStrings, ExamplesFromTheWriterRules) {
-  EXPECT_EQ(read_stored_min("ab", 2), StoredString::MayBeTruncated);
-  EXPECT_EQ(read_stored_min("a", 2), StoredString::Exact);
-  EXPECT_EQ(read_stored_min("abc", 2), StoredString::Impossible);
+  EXPECT_EQ(read_stored_min("ab", 2).kind, StoredString::MayBeTruncated);
+  EXPECT_EQ(read_stored_min("a", 3).kind, StoredString::Exact);
+  EXPECT_EQ(read_stored_min("abc", 2).kind, StoredString::Impossible);
+  // N - 1 units: a units cut that stopped before a surrogate pair, or the true min itself.
+  EXPECT_EQ(read_stored_min("a", 2), (StoredMin{StoredString::MayBeTruncated, 0x10000}));
+  // Fewer than N code points but N units: a units cut (the min of 31 code points and 32 units a
+  // reference oracle found read as exact).
+  EXPECT_EQ(read_stored_min(repeat("a", 30) + kGrin, 32), (StoredMin{StoredString::MayBeTruncated, 0}));
+  EXPECT_EQ(read_stored_min(repeat("a", 31), 32), (StoredMin{StoredString::MayBeTruncated, 0x10000}));
+  EXPECT_EQ(read_stored_min(repeat("a", 29) + kGrin, 32).kind, StoredString::MayBeTruncated);
+  EXPECT_EQ(read_stored_min(repeat("a", 30), 32).kind, StoredString::Exact);
+  // More than N units in fewer than N code points: no cut leaves that, so it is the true min.
+  EXPECT_EQ(read_stored_min(repeat(kGrin, 17), 32).kind, StoredString::Exact);
   // A tie-breaker after fewer than N units is a plain character: the max is exact.
   EXPECT_EQ(read_stored_max("A" + kDel, 32).kind, StoredString::Exact);
   EXPECT_EQ(read_stored_max("ab" + kDel, 2).kind, StoredString::Truncated);

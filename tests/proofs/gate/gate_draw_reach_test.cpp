@@ -68,6 +68,8 @@ std::vector<std::string> log_labels(const generators::FileCase& c) {
   add_if(c.file.log.timestamp_offset_minutes != 0 && has_type(c.table.schema, TypeKind::Timestamp),
          "timestamp stats at a zone offset");
   add_if(has_type(c.table.schema, TypeKind::Decimal), "decimal stats");
+  add_if(c.file.string_min_cut == StringMinCut::Utf16Units && has_type(c.table.schema, TypeKind::String),
+         "string mins cut by UTF-16 units");
   add_if(dv && c.file.log.add_before_remove, "DV update, add before remove");
   add_if(dv && !c.file.log.add_before_remove, "DV update, remove before add");
   add_if(c.file.log.dropped_column_stats, "stats of a dropped column");
@@ -91,7 +93,8 @@ TEST(GateDraw, PerFileCasesReachEveryPredicateFormAndLogShape) {
   const std::vector<std::string>& named = generators::predicate_forms();
   expect_all(forms, std::set<std::string>(named.begin(), named.end()));
   expect_all(logs, {"column mapping, renamed columns", "leaves absent from the data", "timestamp stats at a zone offset",
-                    "decimal stats", "DV update, add before remove", "DV update, remove before add",
+                    "decimal stats", "string mins cut by UTF-16 units", "DV update, add before remove",
+                    "DV update, remove before add",
                     "stats of a dropped column", "NULL string partition value"});
 }
 

@@ -13,6 +13,8 @@
 #include "proofs/oracles/bounded_exhaustive.h"
 #include "proofs/oracles/exhaustive_cross_check.h"
 #include "proofs/gate/gate_report.h"
+#include "model/values/utf8.h"
+#include "smt/oracle.h"
 
 namespace skipsound {
 namespace {
@@ -83,6 +85,24 @@ TEST(BoundedExhaustive, EveryWrittenFileExplainsItsOwnRows) {
       }
     }
   }
+}
+
+// The string case a reference oracle found, at N = 2: a cut by UTF-16 units leaves the min U+10FFFF
+// (one code point, two units) and the max is cut after it. The row is consistent with the stats,
+// and the oracle must say so; it read such a min as exact and called the stats impossible.
+TEST(BoundedExhaustive, AMinCutByUtf16UnitsIsConsistentWithItsRow) {
+  const Universe& u = universe_named("pairs@2");
+  const std::vector<Row> file = {{Value::string(encode_utf8({0x10FFFF, U'a'}))}};
+  StatsVariant units_cut;
+  units_cut.string_min_cut = StringMinCut::Utf16Units;
+  const StatsQuestion q{exhaustive::written_stats(file, u, units_cut), 0};
+  ASSERT_EQ(q.stats.column(0).min, Value::string(encode_utf8({0x10FFFF})));
+  ASSERT_EQ(q.stats.column(0).max, Value::string(encode_utf8({0x10FFFF, 0x7F})));
+  const ExprPtr same_row = row_equals(file.front(), u);
+  EXPECT_TRUE(BruteForce(u).find_row(q, same_row));
+  smt::Oracle oracle;
+  const FileEvidence evidence{&q.stats, 0, {}, u.string_prefix_length};
+  EXPECT_EQ(smt::verdict_of(oracle.check(same_row, u.schema(), evidence)), smt::OracleVerdict::Sat);
 }
 
 // Exactness, not only soundness: a single-row tinyint file of 1 and nothing else holds only 1.
