@@ -1,4 +1,4 @@
-// The gate's per-file phase as a benchmark (issue 16): the very cases `skipsound gate` draws for
+// The gate's per-file phase as a benchmark: the very cases `skipsound gate` draws for
 // its default seed (proofs/perfile/per_file_hunt.h hunt_file_case), each decision judged by the same pipeline
 // (production decision, live-row ground truth, the oracle sampled as check_case samples it), once
 // with Z3 alone and once with the interval procedure first (smt/interval_decider.h, Z3 outside

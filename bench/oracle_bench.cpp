@@ -1,4 +1,4 @@
-// Z3 oracle throughput and latency (docs/semantics.md §6): one Oracle (one thread), many queries. Target: at
+// Z3 oracle throughput and latency (docs/semantics.md §6.1): one Oracle (one thread), many queries. Target: at
 // least 2,000 queries per second per thread on single-column comparisons over tight stats. The
 // mix reports p50/p99 latency per predicate form as counters (microseconds).
 #include <benchmark/benchmark.h>

@@ -198,7 +198,7 @@ ConflictCheck check_appends(const Transaction& loser, const Table& snapshot, con
   }
   const IsolationLevel isolation =
       isolation_to_use(loser.commit, snapshot.properties().isolation, options.mutant);
-  // Unknown counts as not blind (docs/semantics.md §7), unless unknown-blind-as-blind reads it as blind.
+  // Unknown counts as not blind (docs/semantics.md §7.2), unless unknown-blind-as-blind reads it as blind.
   const bool winner_blind = options.mutant == Mutant::UnknownBlindAsBlind
                                 ? winner.info.is_blind_append.value_or(true)
                                 : winner.is_blind_append();
@@ -235,7 +235,7 @@ ConflictCheck check_appends(const Transaction& loser, const Table& snapshot, con
   return {std::move(none), std::move(check)};
 }
 
-// Paths are compared without their deletion vectors (docs/semantics.md §7); the
+// Paths are compared without their deletion vectors (docs/semantics.md §7.1); the
 // delete-read-compares-dv mutant keys a removal as the log replay does, by path and DV.
 std::string removal_key(const FileRemoval& removed, Mutant mutant) {
   if (mutant != Mutant::DeleteReadComparesDv || removed.deleted.empty()) return removed.path;
@@ -312,7 +312,7 @@ bool reads_path(const ReadSet& reads, const std::string& path) {
 // docs/semantics.md §10.4, the relocation guard: the rows the loser read from a file that a
 // dataChange=false winner compacted now live in that winner's dataChange=false adds, so the
 // loser's read set follows them there, and a later winner that deletes from the compacted file
-// fails delete/read. case3-no-repoint (Case 3 as Delta PR 7331 wrote it) leaves the reads behind.
+// fails delete/read. case3-no-repoint (Case 3 as Delta's proposal wrote it, docs/delta-conformance.md) leaves the reads behind.
 std::optional<ReadSet> follow_relocated_reads(const Transaction& loser, const Commit& winner,
                                               const ConflictCheckOptions& options, std::vector<std::string>& notes) {
   if (!options.exclude_no_data_change || options.mutant == Mutant::Case3NoRepoint) return std::nullopt;

@@ -1,4 +1,4 @@
-// The conflict checker (docs/semantics.md §7, Delta's order): a loser is checked against one winning commit
+// The conflict checker (docs/semantics.md §7.1, Delta's order): a loser is checked against one winning commit
 // at a time; the first failing check aborts it with Delta's exception.
 #pragma once
 #include <optional>
@@ -36,7 +36,7 @@ struct NoConflict {
 
 using ConflictOutcome = std::variant<NoConflict, Conflict>;
 
-// docs/semantics.md §10's flags (Delta's names in the comments); off = the behaviour before each tier.
+// docs/semantics.md §10 "Flags" (Delta's names in the comments); off = the behaviour before each tier.
 struct ConflictCheckOptions {
   bool conflict_data_skipping = true;  // the seeds' flag; off = partition-only append check
   Mutant mutant = Mutant::None;
@@ -67,7 +67,7 @@ struct ConflictCheck {
   std::vector<std::string> reconciled_paths = {};
   std::optional<Commit> rebased_commit = {};
   std::optional<ReadSet> rebased_reads = {};
-  std::vector<std::string> tier_notes = {};  // one line per §10 tier that decided something
+  std::vector<std::string> tier_notes = {};  // one line per §10.1–§10.4 tier that decided something
 };
 
 // Checks `loser` (which started at `loser_snapshot`) against one `winner` committed since, in

@@ -1,4 +1,4 @@
-// Conflict-time data skipping (docs/semantics.md §5 "Conflict time", the seeds' feature): which of a winner's
+// Conflict-time data skipping (docs/semantics.md §5.7, the seeds' feature): which of a winner's
 // added files the append check must still consider, given the loser's recorded reads.
 // The conflict checker raises ConcurrentAppendException iff `any_survivor()`.
 #pragma once
@@ -33,7 +33,7 @@ struct ConflictFilterOptions {
 enum class CandidateVerdict { Survives, Excluded };
 
 // The step of the append check that decided a file last (docs/semantics.md §10 "Order": Case 3 add filter,
-// §5 stats tier, value-exact tier, partition step); Default = a whole-filter path (whole-table
+// §5.7 stats tier, value-exact tier, partition step); Default = a whole-filter path (whole-table
 // read, skipping off, an error, a mutant's blanket rule) or no step ran.
 enum class FilterStep { Default, NoDataChange, DataSkipping, ValueExact, Partition };
 const char* filter_step_name(FilterStep step);  // "stats tier", "value-exact tier", ...

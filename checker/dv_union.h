@@ -1,4 +1,4 @@
-// Case 2 (docs/semantics.md §10.2, Delta issue 7357 / PR 7359 plus two guards): when a winner and the loser
+// Case 2 (docs/semantics.md §10.2: Delta's proposal plus two guards): when a winner and the loser
 // both changed the deletion vector of the same file P from the same base, the loser's actions are
 // rebased onto the winner's instead of aborting. All-or-nothing per winner: every shared path
 // must reconcile, or nothing is rewritten and the file-level checks judge the unchanged actions.

@@ -1,4 +1,4 @@
-// One file's skipping decision with its explanation (docs/semantics.md §5 keep rule, docs/semantics.md §9 reports):
+// One file's skipping decision with its explanation (docs/semantics.md §5.4 keep rule, docs/semantics.md §9 reports):
 // keep = (expr IS TRUE) OR NOT verified.
 #pragma once
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Which filters of a read the skipping logic may use (docs/semantics.md §5 "Which filters are used"):
+// Which filters of a read the skipping logic may use (docs/semantics.md §5.5):
 // non-deterministic filters and filters on metadata columns (`_metadata.*`) are dropped;
 // filters referencing only partition columns are partition filters; the rest are data filters.
 #pragma once

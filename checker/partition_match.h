@@ -1,4 +1,4 @@
-// Partition filters are decided exactly on a file's partition values (docs/semantics.md §5): the file
+// Partition filters are decided exactly on a file's partition values (docs/semantics.md §5.5): the file
 // matches only when the AND of the filters is TRUE; NULL is no match.
 #pragma once
 #include <vector>

@@ -1,4 +1,4 @@
-// Scan-time file filtering (docs/semantics.md §5): partition filters decided exactly on partition values,
+// Scan-time file filtering (docs/semantics.md §5.6): partition filters decided exactly on partition values,
 // then data skipping with the keep rule over the ANDed data filters.
 #pragma once
 #include <optional>

@@ -1,4 +1,4 @@
-// The skipping-expression builder (docs/semantics.md §5's table, first match wins): a bound predicate becomes
+// The skipping-expression builder (docs/semantics.md §5.3's table, first match wins): a bound predicate becomes
 // a skipping expression over stats plus the stats it references, or nothing ("none") when no
 // part of it can skip a file.
 #pragma once

@@ -1,4 +1,4 @@
-// The skipping expression: a small IR over one file's statistics (docs/semantics.md §5), built from a bound
+// The skipping expression: a small IR over one file's statistics (docs/semantics.md §5.2), built from a bound
 // predicate, evaluated concretely here and encoded symbolically by smt/.
 #pragma once
 #include <cstdint>
@@ -43,12 +43,12 @@ struct SkipExpr {
   CompareOp op = CompareOp::Eq;
   int length = 0;  // Substr
   std::vector<SkipExprPtr> children;
-  // The docs/semantics.md §5 rules that built this node (bits of skip_rule_bit), so that a skip
+  // The docs/semantics.md §5.3 rules that built this node (bits of skip_rule_bit), so that a skip
   // can be credited to every rule that took part in it (model/coverage/coverage.h).
   uint64_t rules = 0;
 };
 
-// The bit of a §5 rule probe (coverage::Probe::RuleLiteralsOnly ... RuleNoMinMax).
+// The bit of a §5.3 rule probe (coverage::Probe::RuleLiteralsOnly ... RuleNoMinMax).
 uint64_t skip_rule_bit(coverage::Probe rule);
 // Counts `rule` as reached and, for a buildable result, marks the node as built by it.
 SkipExprPtr built_by(coverage::Probe rule, SkipExprPtr e);
@@ -72,7 +72,7 @@ SkipExprPtr skip_or(SkipExprPtr lhs, SkipExprPtr rhs);
 SkipExprPtr skip_not(SkipExprPtr operand);
 
 // Every stat the expression needs verified: its own stats, and for each min/max of c also
-// nullCount(c) and numRecords (docs/semantics.md §5).
+// nullCount(c) and numRecords (docs/semantics.md §5.3).
 std::set<StatRef> referenced_stats(const SkipExprPtr& e);
 
 // One file's stats as the concrete evaluation reads them.
@@ -84,7 +84,7 @@ struct StatReadContext {
 };
 
 // A stat's value, NULL when the file lacks it. A timestamp max reads as max + 1 ms (saturating),
-// because writers floor it to the millisecond (docs/semantics.md §4).
+// because writers floor it to the millisecond (docs/semantics.md §4.5).
 Value read_stat(const StatRef& s, const StatReadContext& ctx);
 
 // What one node evaluated to, children in order (for explanations and reports).

@@ -1,4 +1,4 @@
-// Stats verification (docs/semantics.md §5): a file is trusted only if every stat the skipping predicate
+// Stats verification (docs/semantics.md §5.4): a file is trusted only if every stat the skipping predicate
 // references exists. A min/max also passes when nullCount(c) = numRecords (an all-null column
 // has no bounds); every other stat passes when present.
 #pragma once

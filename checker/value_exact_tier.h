@@ -1,4 +1,4 @@
-// The value-exact tier (docs/semantics.md §10.1, Delta PR 7466): after the stats tier, the rows of the
+// The value-exact tier (docs/semantics.md §10.1): after the stats tier, the rows of the
 // surviving added files are read. All-or-nothing by design, as in Delta: if some live row of some
 // survivor makes the OR over reads of the AND of that read's eligible data filters TRUE, every
 // survivor stays; if none does, every survivor is dropped. A read without an eligible data filter,

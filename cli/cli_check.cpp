@@ -1,4 +1,4 @@
-// `skipsound check`: every file's KEEP/SKIP decision judged by the Z3 oracle (docs/semantics.md §6).
+// `skipsound check`: every file's KEEP/SKIP decision judged by the Z3 oracle (docs/semantics.md §6.1).
 //
 // skipsound's own decisions:
 //   skipsound check PREDICATE (--schema S.json (--stats JSON | --rows F.jsonl) | --table DIR
@@ -146,7 +146,7 @@ struct Report {
   }
 };
 
-// skipsound's production decisions for every candidate of `files` (docs/semantics.md §5): partition filters
+// skipsound's production decisions for every candidate of `files` (docs/semantics.md §5.6): partition filters
 // decide only where files carry partition values; data skipping decides the rest.
 ScanResult production_decisions(const ExprPtr& predicate, const LoadedFiles& files, Mutant mutant) {
   const StatsEligibility eligibility(files.schema, files.config);
@@ -192,7 +192,7 @@ int check_external_decisions(const CheckArguments& args, Report& report, std::os
   }
   DumpingOracle oracle(args);
   for (ExternalDecision& d : read.decisions) {
-    // The judged engine wrote the stats with the prefix length the command names (docs/semantics.md §4).
+    // The judged engine wrote the stats with the prefix length the command names (docs/semantics.md §4.4).
     if (args.inputs.string_prefix_length) d.file.config.string_prefix_length = *args.inputs.string_prefix_length;
     const CandidateFile& candidate = d.file.candidates.front();
     // skipsound's own decision on the same file, shown next to the judged one.
@@ -220,7 +220,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
   command->add_option("predicate", args->predicate, "the read predicate (Spark SQL)");
   add_file_input_options(*command, args->inputs);
   command->add_option("--decisions", args->decisions_file,
-                      "another implementation's decisions, JSON Lines (format: README, section 'Decision files')");
+                      "another implementation's decisions, JSON Lines (format: docs/cli.md, 'Decision files')");
   command->add_option("--mutant", args->mutant, "a mutant of skipsound's skipping logic (docs/semantics.md §8)");
   command->add_flag("--json", args->json, "print the judgements as JSON");
   command->add_option("--rlimit", args->oracle.limits.resource_limit,

@@ -17,6 +17,7 @@
 #include "model/sql/printer.h"
 #include "generators/predicate_gen.h"
 #include "cli/cli.h"
+#include "cli/file_inputs.h"
 #include "proofs/perfile/corpus.h"
 #include "proofs/oracles/cross_check.h"
 #include "proofs/common/oracle_config.h"
@@ -64,10 +65,9 @@ void print_row(const std::string& form, const FormTally& t) {
 }
 
 int explore_files(const ExploreOptions& options) {
-  const auto mutant = options.mutant == "none" ? std::optional(Mutant::None) : mutant_from_name(options.mutant);
-  if (!mutant) throw InputError("unknown mutant \"" + options.mutant + "\"");
+  const Mutant mutant = mutant_from_option(options.mutant);
   const uint64_t seed = options.seed.value_or(std::random_device{}());
-  std::cout << "seed " << seed << ", " << options.trials << " trials, mutant " << mutant_name(*mutant) << std::endl;
+  std::cout << "seed " << seed << ", " << options.trials << " trials, mutant " << mutant_name(mutant) << std::endl;
 
   const std::optional<smt::SecondSolverOptions> second = cross_check_solver(options.cross_check);
   std::optional<CrossChecker> cross_check;
@@ -84,12 +84,12 @@ int explore_files(const ExploreOptions& options) {
   FormTally total;
   int saved = 0;
   rc::Random random(seed);
-  const auto generator = generators::file_case(*mutant);
+  const auto generator = generators::file_case(mutant);
   const auto start = std::chrono::steady_clock::now();
   for (int trial = 0; trial < options.trials; ++trial) {
     const generators::FileCase c = generator(random.split(), trial % (kMaxRapidCheckSize + 1)).value();
     const size_t crashes_before = oracle.counters().crashes;
-    const CaseCheck check = check_case(c, &oracle, PerFileOptions{*mutant, OracleUse::Always});
+    const CaseCheck check = check_case(c, &oracle, PerFileOptions{mutant, OracleUse::Always});
     if (oracle.counters().crashes > crashes_before) {
       std::cout << "Z3 crashed on " << oracle.counters().crashes - crashes_before << " query(ies) of trial " << trial
                 << " (reported as unknown; replay: --seed " << seed << ")" << std::endl;
@@ -112,17 +112,17 @@ int explore_files(const ExploreOptions& options) {
                            ("finding-" + std::to_string(seed) + "-" + std::to_string(trial) + "-" +
                             std::to_string(i) + ".json")).string();
         // Saved as `gate --out` saves a case: it fails while the bug is there (proofs/perfile/corpus.h).
-        CorpusCase finding{"found by skipsound explore --files", c.table, c.file, c.predicates[i], *mutant, seed,
+        CorpusCase finding{"found by skipsound explore --files", c.table, c.file, c.predicates[i], mutant, seed,
                            std::nullopt};
         finding.observed = replay_verdicts_text(d.outcome, check.stats_inconsistent(), !check.log.consistent());
-        finding.stats_recipe = recipe_of(c.table, c.file, *mutant);
+        finding.stats_recipe = recipe_of(c.table, c.file, mutant);
         save_corpus_case(finding, path);
         std::cout << "saved " << path << std::endl;
         ++saved;
       }
     }
     if (check.first_finding && total.findings == 1) {
-      std::cout << render_case_failure(c, check, FindingOrigin{seed, *mutant, ""}) << std::endl;
+      std::cout << render_case_failure(c, check, FindingOrigin{seed, mutant, ""}) << std::endl;
     }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

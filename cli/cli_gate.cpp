@@ -15,6 +15,7 @@
 #include "model/mutants/mutant.h"
 #include "model/values/input_error.h"
 #include "cli/cli.h"
+#include "cli/file_inputs.h"
 #include "proofs/gate/gate.h"
 #include "proofs/gate/gate_report.h"
 #include "proofs/gate/junit_report.h"
@@ -142,13 +143,10 @@ GateOptions gate_options(const GateArguments& a) {
     o.categories.push_back(*category);
   }
   for (const std::string& name : a.mutants) {
-    if (name == "none") {
-      o.skip_mutants = true;
-      continue;
-    }
-    const auto mutant = mutant_from_name(name);
-    if (!mutant || *mutant == Mutant::None) throw InputError("unknown mutant '" + name + "'");
-    o.mutants.push_back(*mutant);
+    // `--mutant none` is the sound checker alone: no matrix.
+    const Mutant mutant = mutant_from_option(name);
+    if (mutant == Mutant::None) o.skip_mutants = true;
+    else o.mutants.push_back(mutant);
   }
   o.threads = a.threads ? a.threads : std::max(1u, std::thread::hardware_concurrency());
   o.shard = parse_shard(a.shard);

@@ -1,5 +1,5 @@
 // `skipsound parse` and `skipsound eval`: a predicate bound against a schema, printed back as SQL
-// or JSON, or evaluated on one row (docs/semantics.md §2, §3).
+// or JSON, or evaluated on one row (docs/semantics.md §2.3, §3.2).
 #include <iostream>
 #include <memory>
 

@@ -1,4 +1,4 @@
-// `skipsound prove`: the symbolic rule theorems (docs/semantics.md §6) as a table, text or JSON.
+// `skipsound prove`: the symbolic rule theorems (docs/semantics.md §6.6) as a table, text or JSON.
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -16,7 +16,7 @@ namespace skipsound::cli {
 namespace {
 
 std::string prove_help() {
-  return "prove every skipping rule of docs/semantics.md §5 on every type (float with --all-types) with symbolic "
+  return "prove every skipping rule of docs/semantics.md §5.3 on every type (float with --all-types) with symbolic "
          "stats and literals: "
          "PROVED, COUNTEREXAMPLE (stats, literal, row) or UNKNOWN (reason), with times. "
          "--mutant takes the per-file mutants (" +
@@ -69,15 +69,13 @@ void add_prove_command(CLI::App& app, int& exit_code) {
       ->check(CLI::PositiveNumber);
   command->callback([args, &exit_code] {
     ProveOptions options;
-    if (args->mutant != "none") {
-      const std::optional<Mutant> mutant = mutant_from_name(args->mutant);
-      if (!mutant || !is_per_file_mutant(*mutant)) {
-        std::cerr << "error: --mutant " << args->mutant << " is not a per-file mutant\n";
-        exit_code = kExitUsage;
-        return;
-      }
-      options.mutant = *mutant;
+    const std::optional<Mutant> mutant = mutant_from_name(args->mutant);
+    if (!mutant || (*mutant != Mutant::None && !is_per_file_mutant(*mutant))) {
+      std::cerr << "error: --mutant " << args->mutant << " is not a per-file mutant\n";
+      exit_code = kExitUsage;
+      return;
     }
+    options.mutant = *mutant;
     options.exactness = !args->no_exactness;
     options.types = args->all_types ? TypeCoverage::All : TypeCoverage::Default;
     options.composition = args->composition;

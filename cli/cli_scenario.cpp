@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/cli.h"
+#include "cli/file_inputs.h"
 #include "cli/scenario_command.h"
 #include "proofs/explorer/explorer.h"
 #include "proofs/scenario/interleaving_report.h"
@@ -16,9 +17,7 @@ namespace skipsound::cli {
 
 std::optional<Mutant> mutant_option(const std::string& name) {
   if (name.empty()) return std::nullopt;
-  const auto mutant = mutant_from_name(name);
-  if (!mutant) throw InputError("unknown mutant \"" + name + "\"");
-  return mutant;
+  return mutant_from_option(name);
 }
 
 int run_scenario_file(const std::string& path, std::optional<Mutant> mutant, bool json, smt::Oracle& oracle,

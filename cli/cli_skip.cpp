@@ -1,5 +1,5 @@
 // `skipsound skip`: the production skipping decision for each file, with its explanation — the
-// skipping expression, what each part evaluated to, and stats verification (docs/semantics.md §5).
+// skipping expression, what each part evaluated to, and stats verification (docs/semantics.md §5.4).
 #include <iostream>
 #include <memory>
 

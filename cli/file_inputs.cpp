@@ -148,9 +148,8 @@ FileEvidence evidence_of(const CandidateFile& file, const LoadedFiles& files) {
 }
 
 Mutant mutant_from_option(const std::string& name) {
-  if (name == "none") return Mutant::None;
   const std::optional<Mutant> mutant = mutant_from_name(name);
-  if (!mutant) throw InputError("unknown mutant '" + name + "'");
+  if (!mutant) throw InputError(unknown_mutant_message(name));
   return *mutant;
 }
 

@@ -142,7 +142,7 @@ GeneratedFile make_file(const TableShape& table, Mutant writer_mutant, std::vect
       row[l] = Value::null(schema.leaves()[l].type);
     }
   }
-  // Delta writes an empty-string partition value as null: a reader sees NULL (docs/semantics.md §4).
+  // Delta writes an empty-string partition value as null: a reader sees NULL (docs/semantics.md §4.7).
   for (const Leaf& leaf : schema.leaves()) {
     if (!is_partition_leaf(leaf, config) || leaf.type.kind != TypeKind::String) continue;
     for (Row& row : file.rows) {
@@ -171,7 +171,7 @@ GeneratedFile make_file(const TableShape& table, Mutant writer_mutant, std::vect
       break;
     }
     case StatsHistory::RecomputedThenDeleted: {
-      // Stats recomputed exactly over the live rows keep the physical numRecords (docs/semantics.md §4).
+      // Stats recomputed exactly over the live rows keep the physical numRecords (docs/semantics.md §4.6).
       const auto first = delete_more(file.deleted, choices.first_delete);
       FileStats recomputed = collect_tight(rows_not_deleted(file.rows, first));
       recomputed.num_records = static_cast<int64_t>(file.rows.size());

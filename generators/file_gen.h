@@ -1,5 +1,5 @@
 // RapidCheck generator for one data file: its physical rows, an optional deletion vector, and
-// the stats the log carries for it — collected by the writer rules (docs/semantics.md §4), then possibly
+// the stats the log carries for it — collected by the writer rules (docs/semantics.md §4.2), then possibly
 // widened by one or two DV deletes and stripped of some fields.
 #pragma once
 #include <string>
@@ -40,7 +40,7 @@ struct GeneratedFile {
   StatsHistory history = StatsHistory::Written;
   std::vector<std::string> dropped;  // stats fields removed after collection, e.g. "max(c1)"
   // The last this-many leaves were absent from the written data (a column added later): the
-  // writer saw short rows (docs/semantics.md §4: such a leaf gets nullCount = numRecords).
+  // writer saw short rows (docs/semantics.md §4.6: such a leaf gets nullCount = numRecords).
   int absent_leaves = 0;
   LogShape log;
   StringMinCut string_min_cut = StringMinCut::CodePoints;  // how the writer cut string mins

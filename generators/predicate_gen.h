@@ -1,5 +1,5 @@
 // RapidCheck generator for read predicates over one table, sized and recursive, covering every
-// form of docs/semantics.md §3 and biased towards the given file's bounds so that skipping decisions are
+// form of docs/semantics.md §3.1 and biased towards the given file's bounds so that skipping decisions are
 // close calls. Predicates come out bound (model/sql/binder.h), ready for the evaluator and checker.
 #pragma once
 #include <string>

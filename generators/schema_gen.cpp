@@ -44,7 +44,7 @@ void name_fields(std::vector<StructField>& fields, const std::string& prefix) {
 
 // Column mapping in name mode after renames (RENAME c0 TO tmp, c1 TO c0, ...): each top-level
 // column's physical name is the logical name of the next one, so a reader that looks stats up by
-// logical name finds another column's (docs/semantics.md §4: stats are keyed by physical names).
+// logical name finds another column's (docs/semantics.md §4.7: stats are keyed by physical names).
 void rotate_physical_names(std::vector<StructField>& fields) {
   if (fields.size() < 2) return;
   for (size_t i = 0; i < fields.size(); ++i) fields[i].physical_name = fields[(i + 1) % fields.size()].name;

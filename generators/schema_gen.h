@@ -1,5 +1,5 @@
 // RapidCheck generators for tables: a schema (nested structs, every primitive type, partition
-// columns) with the stats configuration its writers follow (docs/semantics.md §4), often indexing fewer
+// columns) with the stats configuration its writers follow (docs/semantics.md §4.2), often indexing fewer
 // leaves than the schema has.
 #pragma once
 #include <rapidcheck.h>

@@ -1,5 +1,5 @@
 // RapidCheck generators for typed values, biased towards the edges where skipping goes wrong
-// (docs/semantics.md §2, §4): NaN and signed zeros, integer extremes, timestamps on and just off millisecond
+// (docs/semantics.md §2.2, §4.5): NaN and signed zeros, integer extremes, timestamps on and just off millisecond
 // boundaries, dates around the epoch, strings around the 32-code-point stats prefix.
 #pragma once
 #include <string>

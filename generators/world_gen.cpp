@@ -224,7 +224,7 @@ std::vector<WorldFile> initial_files(const World& w) {
       }
       files[k].rows.push_back(r);
     }
-    // A file an earlier DV delete touched: its removal then carries that DV (docs/semantics.md §7).
+    // A file an earlier DV delete touched: its removal then carries that DV (docs/semantics.md §7.3).
     const bool earlier_delete = w.category == WorldCategory::WideDv || one_in(3);
     if (w.deletion_vectors && rows > 1 && earlier_delete) files[k].deleted.push_back(*uniform_in(0, rows));
   }
@@ -543,7 +543,7 @@ std::vector<WorldTransaction> draw_transactions(const World& w) {
   return txns;
 }
 
-// docs/semantics.md §7 checks 1-4: what a transaction may commit besides files. One world in
+// docs/semantics.md §7.1 checks 1-4: what a transaction may commit besides files. One world in
 // eight lets one or two of its transactions commit such actions.
 enum class TableChange {
   None,
@@ -708,7 +708,7 @@ rc::Gen<World> world(WorldCategory category) {
     if (category == WorldCategory::Restore) draw_history(w);
     w.transactions = draw_transactions(w);
     w.commit_order = commit_order(w.transactions.size());
-    // Transactions that start at a later version than the others (docs/semantics.md §7: each
+    // Transactions that start at a later version than the others (docs/semantics.md §7.1: each
     // is checked only against the winners after its own snapshot).
     if (category != WorldCategory::Disjoint && w.commit_order.size() >= 3 && one_in(4)) {
       w.late_start = w.commit_order[*uniform_in<size_t>(1, w.commit_order.size())];

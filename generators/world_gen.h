@@ -72,7 +72,7 @@ struct WorldTransaction {
   bool blind_unknown = false;  // its commit info carries no isBlindAppend (another engine wrote it)
 };
 
-// docs/semantics.md §10's tier flags a world's conflict checks run with; every category draws
+// The tier flags (docs/semantics.md §10 "Flags") a world's conflict checks run with; every category draws
 // each of them on and off (Case 2 acts only on tables with deletion vectors).
 struct WorldFlags {
   bool value_exact = true;              // flag valueExact

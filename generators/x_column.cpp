@@ -10,7 +10,7 @@ namespace skipsound::generators {
 namespace {
 
 // 31 code points (32 UTF-16 units: the emoji is a surrogate pair), so with two digits a value
-// is 33 code points long and its stats are truncated to the prefix (docs/semantics.md §4).
+// is 33 code points long and its stats are truncated to the prefix (docs/semantics.md §4.4).
 const std::string kStringPrefix = "ab\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"
                                   "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"
                                   "\u00e9\u00e9\u00e9\u00e9\U0001F600";

@@ -2,7 +2,7 @@
 // The world generators work on integer ranks (bands, boundaries, thresholds); each type maps the
 // ranks to its own values in the same order, so every shape the generators aim for (disjoint
 // bands, a row moved across a threshold) holds whatever the type. The values sit where Delta's
-// stats rules have edges (docs/semantics.md §4): decimals with a scale, doubles with -0.0 and NaN
+// stats rules have edges (docs/semantics.md §4.3): decimals with a scale, doubles with -0.0 and NaN
 // (NaN is the greatest double in Spark's order, so the top rank and above are NaN), strings of
 // multibyte code points and one surrogate pair that run past the 32-character stats prefix,
 // dates across a leap day, and timestamps with sub-millisecond digits across a second (stats keep

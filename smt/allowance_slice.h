@@ -1,5 +1,5 @@
 // Only the columns a predicate reads go to Z3. The stats constrain each column on its own
-// (docs/semantics.md §6: the allowance is per column), so a row for the other columns can be
+// (docs/semantics.md §6.2: the allowance is per column), so a row for the other columns can be
 // chosen without a solver: any value their allowance accepts. Unsat over the slice implies Unsat over the whole row (the
 // slice drops conjuncts only), and a Sat witness is completed with the chosen values and then
 // re-checked against the full allowance as before. Keeping string columns the predicate never

@@ -1,4 +1,4 @@
-// Containing a solver crash to the query that caused it (README "Z3 crashes"). A query is first
+// Containing a solver crash to the query that caused it. A query is first
 // run in a forked copy of the process; only when that copy ends normally is it run again here.
 // Z3 under a resource limit and without a timer is deterministic, so the copy and the process
 // behave alike, and a query that kills the copy (a SIGSEGV inside libz3) costs that query, which

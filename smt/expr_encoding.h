@@ -1,4 +1,4 @@
-// Three-valued encoding of the predicate IR (docs/semantics.md §2, §3) over a symbolic row. Exact for
+// Three-valued encoding of the predicate IR (docs/semantics.md §2.3, §3.2) over a symbolic row. Exact for
 // comparisons, <=>, IN (with NULL items), LIKE with or without ESCAPE and LIKE ANY / ALL (Z3
 // regular expressions), BETWEEN, AND/OR/NOT (an untyped NULL there is the NULL truth value),
 // IS [NOT] NULL / UNKNOWN, CASE, coalesce / nvl / ifnull / if / nvl2 / nullif whose branches share

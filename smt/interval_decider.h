@@ -1,4 +1,4 @@
-// The oracle's question (docs/semantics.md §6: can a row consistent with a file's stats make the predicate
+// The oracle's question (docs/semantics.md §6.1: can a row consistent with a file's stats make the predicate
 // TRUE?) decided without a solver on the fragment where that is a finite search.
 //
 // The stats allow each column a set of values (model/stats/stats_consistency.h) that is a union

@@ -208,7 +208,7 @@ Oracle::Oracle(OracleOptions options) : state_(std::make_unique<State>()), optio
 Oracle::~Oracle() = default;
 
 // Z3 4.8 can leave a context that abandoned a check (resource limit, error) in a state on which a
-// later check crashes (README "Z3 crashes"): the next query gets a fresh context and solver.
+// later check crashes (smt/crash_containment.h): the next query gets a fresh context and solver.
 void Oracle::renew_solver() {
   state_ = std::make_unique<State>();
   ++counters_.renewals;

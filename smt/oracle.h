@@ -1,4 +1,4 @@
-// The Z3 oracle for per-file skip soundness (docs/semantics.md §6): is there a row consistent with a file's
+// The Z3 oracle for per-file skip soundness (docs/semantics.md §6.1): is there a row consistent with a file's
 // stats on which the predicate is TRUE? One Oracle per thread: it owns a z3::context and a
 // solver reused with push/pop for every query, until Z3 abandons a check (resource limit, error): then both are renewed.
 #pragma once

@@ -1,4 +1,4 @@
-// What the Z3 oracle answers for one file and predicate (docs/semantics.md §6): a type, never a bool.
+// What the Z3 oracle answers for one file and predicate (docs/semantics.md §6.1): a type, never a bool.
 #pragma once
 #include <string>
 #include <variant>
@@ -40,7 +40,7 @@ struct InternalError {
   std::string message;
   Row witness;
 };
-// No writer (docs/semantics.md §4, with the file's string prefix length) produces these stats, so no file
+// No writer (docs/semantics.md §4.4, with the file's string prefix length) produces these stats, so no file
 // holds them and the question has no answer: neither a licence to skip nor a witness. `reason`
 // names the stat ("stats.s.min = abc (string prefix length 2: ...): longer than ...").
 struct ImpossibleStats {

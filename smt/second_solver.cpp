@@ -12,7 +12,7 @@
 #include <sstream>
 #include <vector>
 
-#include "smt/subprocess.h"
+#include "common/subprocess.h"
 
 namespace skipsound::smt {
 

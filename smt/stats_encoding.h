@@ -1,4 +1,4 @@
-// Condition (1) of docs/semantics.md §6 in Z3: the candidate row is consistent with the file's stats. Encodes
+// Condition (1) of docs/semantics.md §6.2 in Z3: the candidate row is consistent with the file's stats. Encodes
 // model/stats/stats_consistency.h's allowance, so the Z3 side and the Z3-free re-check share one
 // definition; each assertion carries the stats fact it comes from as its unsat-core label.
 #pragma once

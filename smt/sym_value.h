@@ -1,4 +1,4 @@
-// Symbolic values with Spark's semantics (docs/semantics.md §2): every value is (is_null, payload), the payload
+// Symbolic values with Spark's semantics (docs/semantics.md §2.2): every value is (is_null, payload), the payload
 // sort chosen by type. Integers, dates and timestamps are Int; decimals Real; float and double
 // IEEE binary64 (a float column is a binary32 widened exactly), compared in Spark's total order
 // (NaN greatest and equal to itself, -0.0 = 0.0), never with IEEE's; strings and binary are Z3

@@ -15,7 +15,7 @@ namespace skipsound::smt {
 // (timestamps floored to the millisecond, strings cut to a prefix, the string max an upper
 // bound sharing the true max's first characters). Otherwise (wide bounds or a DV) the stats were
 // written for an older, larger set of rows: the min/max are bounds of what such a writer could
-// have stored, and nullCount reads as docs/semantics.md §4's tri-state. Every stored field may be absent.
+// have stored, and nullCount reads as docs/semantics.md §4.6's tri-state. Every stored field may be absent.
 
 namespace {
 

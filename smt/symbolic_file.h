@@ -1,7 +1,7 @@
-// A file with symbolic statistics, for the rule theorems of docs/semantics.md §6: every stat may be present
+// A file with symbolic statistics, for the rule theorems of docs/semantics.md §6.6: every stat may be present
 // or absent (a NULL symbol), bounds may be tight or wide, the file may carry a deletion vector.
 // The stats are tied to a hidden truth — the live rows' null count and true min/max per column —
-// by what a writer records (docs/semantics.md §4), so "a row consistent with the stats" is "a live row of a
+// by what a writer records (docs/semantics.md §4.2), so "a row consistent with the stats" is "a live row of a
 // file whose writer produced these stats". Symbols live in a shadow schema read through
 // RowSymbols, so they get the same type constraints and decode to model Values alike.
 #pragma once
@@ -44,7 +44,7 @@ class SymbolicFile {
  public:
   // `leaves`: the schema leaves the file describes. `writer_mutant`: Mutant::StringMaxPlainPrefix
   // makes the writer store the plain prefix as the string max; every other value is ignored here.
-  // `string_prefix_length`: the writer's N (docs/semantics.md §4).
+  // `string_prefix_length`: the writer's N (docs/semantics.md §4.4).
   SymbolicFile(z3::context& ctx, const Schema& schema, const std::vector<int>& leaves,
                const CodePointMap& alphabet, Mutant writer_mutant, int string_prefix_length);
 

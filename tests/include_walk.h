@@ -1,5 +1,5 @@
 // Walks the project's #include graph from the source tree, for tests that hold the layering to
-// account (docs/semantics.md §6 "Independence"; Z3 stays inside smt/).
+// account (docs/semantics.md §6.5; Z3 stays inside smt/).
 #pragma once
 #include <filesystem>
 #include <fstream>

@@ -1,4 +1,4 @@
-// Delta log actions (one JSON object per line of a commit file), read and written (docs/semantics.md §4, §7).
+// Delta log actions (one JSON object per line of a commit file), read and written (docs/semantics.md §4.7, §7.1).
 #pragma once
 #include <cstdint>
 #include <map>

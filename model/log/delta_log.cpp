@@ -162,7 +162,7 @@ struct Replay {
     std::visit([this](const auto& a) { on(a); }, action);
   }
   void on(const AddFile& a) { live[{a.path, dv_id(a.deletion_vector)}] = a; }
-  // A remove cancels the add of the same (path, DV id) only (docs/semantics.md §10), unless a
+  // A remove cancels the add of the same (path, DV id) only (docs/semantics.md §4.7), unless a
   // log-replay mutant keys it by the path alone or drops its DV.
   void on(const RemoveFile& r) {
     if (mutant == Mutant::RemoveByPathOnly) {
@@ -193,7 +193,7 @@ struct Replay {
   void on(const AddCdcFile&) {}  // change data is not table data
 };
 
-// Reader features whose effect on the log and on stats the model implements (docs/semantics.md §4):
+// Reader features whose effect on the log and on stats the model implements (docs/semantics.md §4.7):
 //   columnMapping        stats and partition values keyed by physical names (Metadata::stats_naming);
 //   deletionVectors      files keyed by (path, DV id), the DV cardinality, wide bounds;
 //   timestampNtz         the timestamp_ntz type with its stats and partition values;

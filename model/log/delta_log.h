@@ -1,4 +1,4 @@
-// Reading a real Delta table: JSON log replay into the live files of one version (docs/semantics.md §4).
+// Reading a real Delta table: JSON log replay into the live files of one version (docs/semantics.md §4.7).
 #pragma once
 #include <cstdint>
 #include <map>

@@ -129,12 +129,12 @@ const std::vector<MutantInfo>& catalogue() {
      "taking the wrong base DV for the overlap test",
      {CodePath::DvUnion}},
     {Mutant::Case2NoMonotonicity, "case2-no-monotonicity", MutantScope::RowLevel,
-     "Case 2 assumes DVs only grow from the same base (PR 7359 as written): no w0 = dv_base, dv_base ⊆ dv_win, "
+     "Case 2 assumes DVs only grow from the same base (Delta's proposal as written, docs/delta-conformance.md): no w0 = dv_base, dv_base ⊆ dv_win, "
      "dv_base ⊆ dv_cur check",
      "a RESTORE winner shrinks the DV; the union then deletes rows the history order keeps",
      {CodePath::DvUnion}},
     {Mutant::Case2NonlocalLoser, "case2-nonlocal-loser", MutantScope::RowLevel,
-     "Case 2 reconciles whatever the loser read (PR 7359 as written): no row-locality guard",
+     "Case 2 reconciles whatever the loser read (Delta's proposal as written, docs/delta-conformance.md): no row-locality guard",
      "pruning the winner's remove also hides it from the loser's other reads of the file",
      {CodePath::DvUnion}},
     {Mutant::Case1bWrongImage, "case1b-wrong-image", MutantScope::RowLevel,
@@ -150,7 +150,7 @@ const std::vector<MutantInfo>& catalogue() {
      "trusting OPTIMIZE's removes against a loser that rewrote the same file",
      {CodePath::ConflictChecker}},
     {Mutant::Case3NoRepoint, "case3-no-repoint", MutantScope::RowLevel,
-     "Case 3 as Delta PR 7331 wrote it: the loser's reads stay on the files a dataChange=false winner compacted",
+     "Case 3 as Delta's proposal wrote it: the loser's reads stay on the files a dataChange=false winner compacted",
      "checking delete/read by path after a compaction moved the rows read, so a later delete of them from the "
      "compacted file is never seen",
      {CodePath::ConflictChecker}},
@@ -195,6 +195,10 @@ std::optional<Mutant> mutant_from_name(std::string_view name) {
   for (const MutantInfo& info : catalogue())
     if (name == info.name) return info.mutant;
   return std::nullopt;
+}
+
+std::string unknown_mutant_message(std::string_view name) {
+  return "unknown mutant '" + std::string(name) + "'";
 }
 
 const std::vector<Mutant>& all_mutants() {

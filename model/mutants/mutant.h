@@ -54,7 +54,7 @@ enum class Mutant {
 // text (stats, partition values, log replay) or what a writer records, so per-file cases that go
 // through the log find them and the rule theorems cannot; conflict-time mutants change which
 // files a conflict check looks at or which check runs; row-level mutants change the tiers of
-// docs/semantics.md §10 (value-exact, Case 2 DV union, Case 1b, Case 3) and are unsound; a liveness
+// docs/semantics.md §10.1–§10.4 (value-exact, Case 2 DV union, Case 1b, Case 3) and are unsound; a liveness
 // mutant is sound but aborts more (it must show as a higher false-conflict rate, never a missed
 // conflict).
 enum class MutantScope { PerFile, InputPath, ConflictTime, RowLevel, Liveness };
@@ -100,6 +100,8 @@ const CodePathInfo& code_path_info(CodePath p);
 
 const char* mutant_name(Mutant m);  // "append-suppression", ..., "none"
 std::optional<Mutant> mutant_from_name(std::string_view name);  // "none" gives Mutant::None
+// The one message for a name mutant_from_name does not know: "unknown mutant 'x'".
+std::string unknown_mutant_message(std::string_view name);
 const std::vector<Mutant>& all_mutants();  // every mutant except None, in catalogue order
 bool is_per_file_mutant(Mutant m);
 bool is_input_path_mutant(Mutant m);

@@ -1,4 +1,4 @@
-// Spark's + - * / % and unary minus with default (non-ANSI) semantics (docs/semantics.md §3).
+// Spark's + - * / % and unary minus with default (non-ANSI) semantics (docs/semantics.md §3.2).
 #pragma once
 #include "model/sql/expr.h"
 #include "model/values/value.h"

@@ -1,4 +1,4 @@
-// Three-valued evaluation of a bound predicate on one row (docs/semantics.md §2, §3).
+// Three-valued evaluation of a bound predicate on one row (docs/semantics.md §2.3, §3.2).
 #pragma once
 #include <map>
 

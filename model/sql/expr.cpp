@@ -236,7 +236,7 @@ namespace {
 using R = FunctionResult;
 
 // Spark's built-ins that read predicates plausibly use. Non-deterministic ones are dropped from
-// skipping (docs/semantics.md §5), so their determinism flag matters; the rest only need a result type.
+// skipping (docs/semantics.md §5.3), so their determinism flag matters; the rest only need a result type.
 constexpr FunctionInfo kFunctions[] = {
     {"abs", true, 1, 1, R::SameAsFirst},
     {"ceil", true, 1, 1, R::SameAsFirst},

@@ -1,4 +1,4 @@
-// The predicate IR (docs/semantics.md §3): what the X3 parser produces, the binder types, the printer prints,
+// The predicate IR (docs/semantics.md §3.1): what the X3 parser produces, the binder types, the printer prints,
 // the evaluator runs, the skipping builder translates and smt/ encodes.
 #pragma once
 #include <memory>
@@ -126,7 +126,7 @@ const FunctionInfo* find_function(const std::string& lower_name);
 // non-deterministic across queries (docs/semantics.md §3.2).
 bool is_query_time_function(const std::string& lower_name);
 
-// Deepest nesting the parser and binder accept (docs/semantics.md §3).
+// Deepest nesting the parser and binder accept (docs/semantics.md §3.3).
 inline constexpr int kMaxNestingDepth = 256;
 // Deepest IR tree the parser and binder accept. Operator chains (a AND b AND ...) build left-deep
 // trees without any parentheses; every tree walker recurses, so the depth must stay bounded.

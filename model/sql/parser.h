@@ -1,4 +1,4 @@
-// The Spark SQL WHERE-subset grammar (docs/semantics.md §3), implemented with Boost.Spirit X3 in parser.cpp.
+// The Spark SQL WHERE-subset grammar (docs/semantics.md §3.1), implemented with Boost.Spirit X3 in parser.cpp.
 #pragma once
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-// A table schema: Spark's StructType, its leaves in order, and name resolution (docs/semantics.md §2, §4).
+// A table schema: Spark's StructType, its leaves in order, and name resolution (docs/semantics.md §2.1, §4.2).
 #pragma once
 #include <optional>
 #include <string>

@@ -33,7 +33,7 @@ const std::string& key_of(const StructField& f, StatsNaming naming) {
   return naming == StatsNaming::Physical && !f.physical_name.empty() ? f.physical_name : f.name;
 }
 
-// The keys a reader looks stats up by: physical names under column mapping (docs/semantics.md §4),
+// The keys a reader looks stats up by: physical names under column mapping (docs/semantics.md §4.7),
 // unless the stats-by-logical-name mutant reads them by the names the columns have now.
 StatsNaming lookup_naming(StatsNaming naming, Mutant mutant) {
   return mutant == Mutant::StatsByLogicalName ? StatsNaming::Logical : naming;
@@ -222,7 +222,7 @@ class StatsSax {
       const StructField& f = fields[i];
       if (key_of(f, lookup_) == k) {
         next_ = Next{f.type.kind == TypeKind::Struct ? Next::Struct : Next::Leaf, &f, ordinal};
-        // Writers never record min/max for boolean, binary, arrays or maps (docs/semantics.md §4).
+        // Writers never record min/max for boolean, binary, arrays or maps (docs/semantics.md §4.2).
         if (next_.what == Next::Leaf && kind_ != StatKind::NullCount && !has_min_max(f.type.kind)) {
           next_.what = Next::Ignored;
         }
@@ -275,7 +275,7 @@ class StatsSax {
     (kind_ == StatKind::Min ? c.min : c.max) = std::move(v);
   }
 
-  // The reader paths of docs/semantics.md §4 a stat's text takes.
+  // The reader paths of docs/semantics.md §4.7 a stat's text takes.
   static void note_reader_path(const json& j, const DataType& type) {
     using coverage::Probe;
     if (type.kind == TypeKind::Decimal) coverage::hit(j.is_string() ? Probe::ReaderDecimalString : Probe::ReaderDecimalNumber);

@@ -1,4 +1,4 @@
-// A file's statistics in Delta's format (docs/semantics.md §4): every field optional, nested like the schema.
+// A file's statistics in Delta's format (docs/semantics.md §4.1): every field optional, nested like the schema.
 #pragma once
 #include <cstdint>
 #include <optional>

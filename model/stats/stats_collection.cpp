@@ -128,7 +128,7 @@ struct LeafAccumulator {
   }
 };
 
-// Delta writes timestamps floored to the millisecond and strings cut to a prefix (docs/semantics.md §4).
+// Delta writes timestamps floored to the millisecond and strings cut to a prefix (docs/semantics.md §4.4, §4.5).
 ColumnStats finish(const LeafAccumulator& acc, const DataType& type, const StatsConfig& config,
                    Mutant mutant) {
   using coverage::Probe;
@@ -244,7 +244,7 @@ FileStats collect_stats(const std::vector<Row>& rows, const Schema& schema,
     LeafAccumulator acc;
     for (const Row& row : rows) {
       // A short row lacks the trailing columns: they were absent from the written data, and a
-      // reader sees NULL there (docs/semantics.md §4), unless the absent-leaf-nullcount-zero
+      // reader sees NULL there (docs/semantics.md §4.6), unless the absent-leaf-nullcount-zero
       // mutant counts them as values.
       const bool present = static_cast<size_t>(leaf.ordinal) < row.size();
       if (present) {

@@ -1,4 +1,4 @@
-// What a Delta writer records for a file: stats collected from its rows (docs/semantics.md §4).
+// What a Delta writer records for a file: stats collected from its rows (docs/semantics.md §4.2).
 #pragma once
 #include <map>
 #include <optional>

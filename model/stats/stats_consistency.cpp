@@ -7,7 +7,7 @@
 
 namespace skipsound {
 
-// The counting argument (docs/semantics.md §6). The candidate row r is one of the file's L live rows
+// The counting argument (docs/semantics.md §6.2). The candidate row r is one of the file's L live rows
 // (L = numRecords − DV cardinality); the other L−1 rows are free. Stats are per column and the
 // other rows may differ column by column, so each column is decided on its own.
 //
@@ -109,7 +109,7 @@ ValueRange intersect(const ValueRange& a, const ValueRange& b) {
   return both;
 }
 
-// How the writer's prefix length N reads one column's string stats (docs/semantics.md §4).
+// How the writer's prefix length N reads one column's string stats (docs/semantics.md §4.4).
 struct StringReading {
   StoredMin min;
   StoredMax max;

@@ -1,4 +1,4 @@
-// Which single rows a file with given statistics can hold (docs/semantics.md §6, condition (1)). Computed
+// Which single rows a file with given statistics can hold (docs/semantics.md §6.2, condition (1)). Computed
 // Z3-free here as a per-column "allowance"; smt/ encodes the very same allowance, and every Z3
 // witness is re-checked against it with check_row_consistency, so the two can never silently
 // disagree.
@@ -22,7 +22,7 @@ struct FileEvidence {
   const FileStats* stats = nullptr;     // nullptr: the file has no stats at all
   int64_t dv_cardinality = 0;           // rows deleted by the deletion vector
   std::map<int, Value> partition_values;  // by leaf ordinal; exact (NULL partition = NULL)
-  // The writer's string prefix length N (docs/semantics.md §4): which stored string stats may be truncated.
+  // The writer's string prefix length N (docs/semantics.md §4.4): which stored string stats may be truncated.
   // The writer, the reader, the oracle and the rule proofs take it from the same setting
   // (StatsConfig::string_prefix_length, `--string-prefix-length`).
   int string_prefix_length = kDefaultStringPrefixLength;
@@ -60,7 +60,7 @@ struct ColumnAllowance {
 struct RowAllowance {
   std::optional<std::string> no_row;     // set (with the reason) when the file holds no live row
   std::vector<ColumnAllowance> columns;  // constrained leaves only
-  // Set (with the reason) when no writer produces these stats (docs/semantics.md §4, with the evidence's string
+  // Set (with the reason) when no writer produces these stats (docs/semantics.md §4.4, with the evidence's string
   // prefix length): no file holds them, so no row is consistent, and that licenses nothing.
   std::optional<std::string> impossible;
 };

@@ -1,4 +1,4 @@
-// Delta's string-prefix truncation of min/max stats (docs/semantics.md §4).
+// Delta's string-prefix truncation of min/max stats (docs/semantics.md §4.4).
 #pragma once
 #include <optional>
 #include <string>

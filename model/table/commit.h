@@ -1,4 +1,4 @@
-// What a transaction read and what it commits (docs/semantics.md §7): the inputs of the conflict checker.
+// What a transaction read and what it commits (docs/semantics.md §7.4): the inputs of the conflict checker.
 #pragma once
 #include <set>
 #include <string>
@@ -31,7 +31,7 @@ struct Commit {
   CommitInfo info;              // operation name and isBlindAppend
   bool changes_data = true;     // Delta's Operation.changesData (false for OPTIMIZE)
 
-  // Blind only when the commit info says so; unknown counts as not blind (docs/semantics.md §7).
+  // Blind only when the commit info says so; unknown counts as not blind (docs/semantics.md §7.2).
   bool is_blind_append() const { return info.is_blind_append.value_or(false); }
   bool has_metadata() const;
   bool has_protocol() const;

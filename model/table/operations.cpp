@@ -314,7 +314,7 @@ class OperationRun {
     }
   }
 
-  // docs/semantics.md §7 "MERGE": the target files the recorded read keeps are scanned; each
+  // docs/semantics.md §7.3 "MERGE": the target files the recorded read keeps are scanned; each
   // live row joins the source rows its ON condition holds for, and the first WHEN MATCHED clause
   // whose condition holds updates or deletes it. A matched row no clause acts on is rewritten
   // unchanged (Delta rewrites every file the join touched), except in a MERGE of MATCHED clauses

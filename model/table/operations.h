@@ -1,4 +1,4 @@
-// The table operations a transaction runs (docs/semantics.md §7 "Operations"): each scans its snapshot as
+// The table operations a transaction runs (docs/semantics.md §7.3): each scans its snapshot as
 // Delta does, records what it read, and produces the actions it would commit.
 #pragma once
 #include <string>
@@ -20,7 +20,7 @@ enum class OperationKind {
   Merge,     // MERGE INTO the table USING source rows ON a condition, with WHEN clauses
   Optimize,  // compaction or clustering, dataChange=false
   Restore,   // back to an earlier version's files (docs/semantics.md §10.8): DVs may shrink
-  Alter,     // ALTER TABLE: properties, added columns, protocol features (docs/semantics.md §7)
+  Alter,     // ALTER TABLE: properties, added columns, protocol features (docs/semantics.md §7.3)
   // Explicit actions, as Delta's own tests hand-build them; any number besides one of the above.
   AddFile,     // add one named file with the given rows (possibly none), stats or not
   RemoveFile,  // remove one named file, without reading it
@@ -74,7 +74,7 @@ struct MergeSpec {
 MergeSpec upsert_on_key(const Schema& table, int key_leaf);
 
 // The read predicate a MERGE records, as Delta's MergeIntoCommandBase.getTargetOnlyPredicates
-// builds it (docs/semantics.md §7): the conjuncts of ON over target columns only and, when the
+// builds it (docs/semantics.md §7.3): the conjuncts of ON over target columns only and, when the
 // MERGE has only MATCHED clauses, the OR over those clauses of their own target-only conjuncts
 // (TRUE for a clause without one). nullptr when nothing is recorded: every winner file is kept.
 ExprPtr merge_target_read(const MergeSpec& merge, const Schema& table);
@@ -109,14 +109,14 @@ class ScanPlanner {
 };
 
 // Reads every live file whatever the condition: no partition pruning, no data skipping. The
-// serial-order oracle's ground truth (docs/semantics.md §6 "Independence"): the operation then sees every row
+// serial-order oracle's ground truth (docs/semantics.md §6.5): the operation then sees every row
 // and the model's evaluator alone decides which rows match.
 class EveryFilePlanner final : public ScanPlanner {
  public:
   std::vector<size_t> files_to_read(const Table& snapshot, const ExprPtr& condition) const override;
 };
 
-// What a MERGE records as its read (docs/semantics.md §7).
+// What a MERGE records as its read (docs/semantics.md §7.3).
 enum class MergeRead {
   TargetConjuncts,  // Delta's: merge_target_read (an ON over the join key alone records TRUE)
   SourceKeys,       // tighter, not Delta's: also `t.k IN (source values of s.j)` for every ON

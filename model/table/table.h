@@ -1,4 +1,4 @@
-// The modelled table state (docs/semantics.md §4, §7): schema, properties, and the live files with their
+// The modelled table state (docs/semantics.md §4.7, §7.3): schema, properties, and the live files with their
 // physical rows, deletion vectors, writer-collected stats and partition values.
 #pragma once
 #include <cstdint>
@@ -18,7 +18,7 @@
 
 namespace skipsound {
 
-// Chosen by the committing transaction (docs/semantics.md §7). Serializable is Delta OSS's default.
+// Chosen by the committing transaction (docs/semantics.md §7.2). Serializable is Delta OSS's default.
 enum class IsolationLevel { Serializable, WriteSerializable, SnapshotIsolation };
 const char* isolation_level_name(IsolationLevel level);  // "Serializable", ...
 std::optional<IsolationLevel> isolation_level_from_name(std::string_view name);
@@ -105,7 +105,7 @@ class Table {
   // Replaces the initial file of the same path (a scenario's raw stats). Throws when absent.
   void replace_initial_file(TableFile file);
   // Applies a commit's file actions (removes, then adds) and advances the version. Live files are
-  // keyed by (path, DV) as in Delta's log replay (docs/semantics.md §10): remove(P,dv) cancels
+  // keyed by (path, DV) as in Delta's log replay (docs/semantics.md §4.7): remove(P,dv) cancels
   // only add(P,dv), so a stale remove cancels nothing and the file it meant stays live; an add
   // replaces a live file with the same (path, DV). Rows narrower than the schema (written before
   // a column was added) read the new columns as NULL.

@@ -1,5 +1,5 @@
 // A transaction: the snapshot it started from, the operations it ran there, and what it read
-// and would commit (docs/semantics.md §6, §7).
+// and would commit (docs/semantics.md §6.3, §7.3).
 #pragma once
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 // Spark's CAST between scalar types, with its default (non-ANSI) semantics: an invalid string
-// gives NULL, integral narrowing wraps, a decimal that does not fit gives NULL (docs/semantics.md §3).
+// gives NULL, integral narrowing wraps, a decimal that does not fit gives NULL (docs/semantics.md §3.2).
 #pragma once
 #include <optional>
 #include <string>

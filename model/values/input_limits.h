@@ -1,4 +1,4 @@
-// Bounds on untrusted input (README "Bad input", "Resource limits"): each command refuses an input
+// Bounds on untrusted input (docs/cli.md, "Bad input" and "Resource limits"): each command refuses an input
 // beyond them with an InputError (exit 2) rather than let memory or time grow with it. The
 // commands' --help states them.
 #pragma once

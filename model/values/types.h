@@ -1,4 +1,4 @@
-// Spark SQL data types as skipsound models them (docs/semantics.md §2).
+// Spark SQL data types as skipsound models them (docs/semantics.md §2.1).
 #pragma once
 #include <memory>
 #include <string>
@@ -64,7 +64,7 @@ bool is_numeric(TypeKind k);      // integral, floating, decimal
 bool is_temporal(TypeKind k);     // date, timestamp, timestamp_ntz
 bool is_timestamp(TypeKind k);    // timestamp, timestamp_ntz
 bool is_int64_backed(TypeKind k); // integral or temporal: stored as int64
-// Types for which a Delta writer records min/max (docs/semantics.md §4): never boolean, binary or nested.
+// Types for which a Delta writer records min/max (docs/semantics.md §4.2): never boolean, binary or nested.
 bool has_min_max(TypeKind k);
 
 inline constexpr int kMaxDecimalPrecision = 38;

@@ -1,4 +1,4 @@
-// Typed values with Spark's ordering and SQL three-valued logic (docs/semantics.md §2).
+// Typed values with Spark's ordering and SQL three-valued logic (docs/semantics.md §2.2, §2.3).
 #pragma once
 #include <compare>
 #include <cstdint>

@@ -2,6 +2,7 @@
 // composition sweep do it:
 //   - Workers: one piece of state per thread (a Z3 context is not shared between threads); a
 //     worker's exception stops the others and is rethrown on the caller once all have stopped.
+//     for_each_index is the same without the state.
 //   - run_trials: trials generated on the calling thread in index order while the workers run
 //     the ones generated, merged on the calling thread in index order, stopped only at chunk
 //     ends, so the same seed gives the same results whatever the thread count.
@@ -89,6 +90,15 @@ class Workers {
  private:
   std::vector<std::unique_ptr<State>> states_;
 };
+
+// Runs job(index) for every index in [0, n) on up to `threads` threads with no state of their
+// own (processes to wait for, batches for another solver): Workers::run without the state.
+template <class Job>
+void for_each_index(unsigned threads, size_t n, const Job& job) {
+  struct NoState {};
+  Workers<NoState> workers(threads, [] { return std::make_unique<NoState>(); });
+  workers.run(n, [&](size_t i, NoState&) { job(i); });
+}
 
 struct TrialBudget {
   size_t trials = 0;              // planned trials; SIZE_MAX runs until the time or a stop

@@ -27,7 +27,7 @@ constexpr size_t kChunk = 32;  // trials between progress reports, early stops a
 
 // ---- the Z3 side: every conflict-time skip must be proved ----
 
-// What the loser is taken to have read (docs/semantics.md §5): a whole-table read, or no recorded predicate on
+// What the loser is taken to have read (docs/semantics.md §5.7): a whole-table read, or no recorded predicate on
 // an unpartitioned table, reads everything; a partitioned table's loser without predicates has
 // no append conflict, so nothing needs proving.
 std::vector<ExprPtr> reads_to_prove(const Transaction& loser, const Table& snapshot) {

@@ -1,4 +1,4 @@
-// The interleaving explorer (docs/semantics.md §6): generated worlds (generators/world_gen.h) run through the
+// The interleaving explorer (docs/semantics.md §6.3): generated worlds (generators/world_gen.h) run through the
 // operations, the conflict checker and the serial-order oracle; every conflict-time skip of a
 // winner-added file is also put to the Z3 oracle (production skip => Unsat). A failing trial
 // shrinks (RapidCheck's shrink tree) to a minimal schedule, saved as a scenario file.
@@ -106,7 +106,7 @@ struct InterleavingFinding {
   double seconds_to_find = 0;
 };
 
-// One tier's effect in a category (docs/semantics.md §10): the trials that ran with it off and on,
+// One tier's effect in a category (docs/semantics.md §10 "Flags"): the trials that ran with it off and on,
 // their commit attempts and the false conflicts among them. Every other draw is independent of
 // the flag, so the two sides differ by the tier alone, up to sampling.
 struct TierSplit {

@@ -11,7 +11,7 @@
 #include "model/values/input_error.h"
 #include "model/values/input_limits.h"
 #include "model/values/scratch_directory.h"
-#include "smt/subprocess.h"
+#include "common/subprocess.h"
 
 namespace skipsound {
 
@@ -58,7 +58,7 @@ void write_table_of_too_many_files(const std::filesystem::path& dir) {
 
 using Generator = void (*)(const std::filesystem::path& where);
 
-// The generated inputs a case can name; the README's "Bad input" lists them.
+// The generated inputs a case can name; docs/cli.md's "Bad input" lists them.
 const std::map<std::string, Generator>& generated_inputs() {
   static const std::map<std::string, Generator> all{
       {"file-of-100-mib", [](const std::filesystem::path& p) { write_zeros(p, 100u << 20); }},
@@ -86,7 +86,7 @@ class CaseLine {
     try {
       j = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
-      refuse(std::string("not a JSON object (one case per line; see README, \"Bad input\"): ") + e.what());
+      refuse(std::string("not a JSON object (one case per line; see docs/cli.md, \"Bad input\"): ") + e.what());
     }
     if (!j.is_object()) refuse("expected a JSON object, got " + std::string(j.type_name()));
     for (const auto& [key, value] : j.items()) {
@@ -216,7 +216,7 @@ std::string displayed(const BadInputSource& s) {
 }
 
 // What differs from the case's expected exit status, if anything.
-std::optional<std::string> exit_problem(const smt::ProcessOutput& p, int expected, int hang_limit_seconds) {
+std::optional<std::string> exit_problem(const ProcessOutput& p, int expected, int hang_limit_seconds) {
   const std::string expecting = ", expected exit status " + std::to_string(expected);
   if (!p.spawn_error.empty()) return "cannot run " + p.spawn_error;
   if (p.killed) return "a hang: killed after " + std::to_string(hang_limit_seconds) + " s" + expecting;
@@ -258,7 +258,7 @@ BadInputRun run_bad_input_case(const BadInputCase& c, const std::filesystem::pat
                                int hang_limit_seconds) {
   BadInputRun run;
   // The process starts in the case folder, where a relative binary would no longer be found.
-  smt::ProcessRequest request({binary.find('/') == std::string::npos ? binary : std::filesystem::absolute(binary).string()},
+  ProcessRequest request({binary.find('/') == std::string::npos ? binary : std::filesystem::absolute(binary).string()},
                               hang_limit_seconds * 1000);
   request.working_dir = dir;
   RunInputs inputs(dir);
@@ -269,7 +269,7 @@ BadInputRun run_bad_input_case(const BadInputCase& c, const std::filesystem::pat
     run.problems.push_back(std::string("cannot prepare the case's input: ") + e.what());
     return run;
   }
-  const smt::ProcessOutput p = smt::run_process(request);
+  const ProcessOutput p = run_process(request);
   run.output = p.text;
   run.seconds = p.seconds;
   run.exit_status = p.exit_status().value_or(-1);

@@ -3,12 +3,12 @@
 // the input is wrong — never a crash, a hang or an internal error. The gate runs it with its own
 // binary beside the scenario corpus: a reader that takes a negative numRecords, a non-boolean
 // tightBounds or a log with a gap as valid reads statistics nobody wrote, and every skip decided
-// from them is unfounded (docs/semantics.md §4: the reader's refusals).
+// from them is unfounded (docs/semantics.md §4.7: the reader's refusals).
 //
 // A case is data, never a command: the arguments skipsound gets, as a list, run without a shell
-// (smt/subprocess.h). A corpus folder may come from anyone (a pull request, a bug report), and the
+// (common/subprocess.h). A corpus folder may come from anyone (a pull request, a bug report), and the
 // gate runs it with the rights of whoever runs the gate; so nothing in it is ever run but
-// skipsound, and no text of it is ever read as shell syntax. The format is the README's ("Bad
+// skipsound, and no text of it is ever read as shell syntax. The format is docs/cli.md's ("Bad
 // input"): one JSON object per line,
 //   {"name": "stats-truncated", "args": ["check", "--stats", {"contents": "stats/truncated.json"}, "i > 1"],
 //    "exit": 2, "message": "stats: not valid JSON"}

@@ -89,12 +89,6 @@ bool some_row_may_match(const Expr& predicate, const std::vector<Row>& rows) {
   });
 }
 
-std::string label(const std::string& sql, size_t file, size_t count) {
-  std::string text = "`" + (sql.size() > 80 ? sql.substr(0, 77) + "..." : sql) + "`";
-  if (count > 1) text += " [file " + std::to_string(file + 1) + "]";
-  return text;
-}
-
 class CaseRun {
  public:
   CaseRun(std::string name, const json& c, Mutant mutant) : c_(c), mutant_(mutant) { result_.name = std::move(name); }
@@ -105,7 +99,7 @@ class CaseRun {
       load();
       for (const json& predicate : c_.at("predicates")) judge_predicate(predicate);
     } catch (const std::exception& e) {
-      result_.errors.push_back(std::string("the case does not load: ") + e.what());
+      result_.errors.push_back({SuiteErrorKind::DoesNotLoad, "", e.what()});
     }
     result_.seconds = clock.seconds();
     return std::move(result_);
@@ -139,14 +133,14 @@ class CaseRun {
       bound = parse_and_bind(sql, schema_);
     } catch (const InputError& e) {
       if (!marked) {
-        result_.errors.push_back("`" + sql + "` fails and is not marked \"needs\": " + e.what());
+        result_.errors.push_back({SuiteErrorKind::NotMarked, sql, e.what()});
         return;
       }
       ++result_.needs_grammar;
       result_.grammar_pending.push_back(sql);
       return;
     }
-    if (marked) result_.errors.push_back("`" + sql + "` is marked \"needs\" but parses: drop the mark");
+    if (marked) result_.errors.push_back({SuiteErrorKind::MarkedButParses, sql, ""});
     const ScanResult scan = filter_scan(bound, candidates_, *eligibility_, mutant_);
     for (size_t i = 0; i < candidates_.size(); ++i) judge_file(sql, *bound, predicate.at("delta"), i, scan.files.at(i));
   }
@@ -154,23 +148,19 @@ class CaseRun {
   void judge_file(const std::string& sql, const Expr& bound, const json& expected, size_t i,
                   const ScanFileOutcome& outcome) {
     ++result_.decisions;
-    const std::string what = label(sql, i, candidates_.size());
+    const SuiteDecision what{sql, i, candidates_.size(), outcome.reason, outcome.data.expression};
     const bool skipped = outcome.verdict == FileVerdict::Skip;
     const bool may_match = some_row_may_match(bound, rows_[i]);
-    if (skipped && may_match) result_.unsound.push_back(what + ": skipped, although a row makes it TRUE");
+    if (skipped && may_match) result_.unsound.push_back(what);
     switch (delta_fate(expected, i, candidates_.size())) {
       case DeltaFate::Skipped:
         ++result_.delta_skips;
         if (skipped) ++result_.skips_made;
-        else result_.missed.push_back(what + ": Delta skips the file, the checker keeps it (" + outcome.reason +
-                                      "; skipping expression: " + outcome.data.expression + ")");
+        else result_.missed.push_back(what);
         break;
       case DeltaFate::Read:
         if (skipped && !may_match) result_.beyond_delta.push_back(what);
-        if (skipped && exact_) {
-          result_.extra.push_back(what + ": Delta reads the file, the checker skips it (skipping expression: " +
-                                  outcome.data.expression + ")");
-        }
+        if (skipped && exact_) result_.extra.push_back(what);
         break;
       case DeltaFate::SomeFileRead: break;
     }
@@ -188,7 +178,36 @@ class CaseRun {
   std::vector<CandidateFile> candidates_;
 };
 
+// "`sql`", cut to 80 characters, with the file's number when the case has several.
+std::string label(const SuiteDecision& d) {
+  std::string text = "`" + (d.sql.size() > 80 ? d.sql.substr(0, 77) + "..." : d.sql) + "`";
+  if (d.files > 1) text += " [file " + std::to_string(d.file + 1) + "]";
+  return text;
+}
+
 }  // namespace
+
+std::string unsound_text(const SuiteDecision& d) { return label(d) + ": skipped, although a row makes it TRUE"; }
+
+std::string missed_text(const SuiteDecision& d) {
+  return label(d) + ": Delta skips the file, the checker keeps it (" + d.reason + "; skipping expression: " +
+         d.expression + ")";
+}
+
+std::string beyond_delta_text(const SuiteDecision& d) { return label(d); }
+
+std::string extra_text(const SuiteDecision& d) {
+  return label(d) + ": Delta reads the file, the checker skips it (skipping expression: " + d.expression + ")";
+}
+
+std::string error_text(const SuiteError& e) {
+  switch (e.kind) {
+    case SuiteErrorKind::DoesNotLoad: return "the case does not load: " + e.detail;
+    case SuiteErrorKind::NotMarked: return "`" + e.sql + "` fails and is not marked \"needs\": " + e.detail;
+    case SuiteErrorKind::MarkedButParses: return "`" + e.sql + "` is marked \"needs\" but parses: drop the mark";
+  }
+  return e.detail;
+}
 
 std::vector<DeltaSuiteCase> run_delta_skipping_suite(const fs::path& dir, Mutant mutant) {
   if (!fs::is_directory(dir)) throw InputError("Delta skipping suite directory not found: " + dir.string());
@@ -205,7 +224,7 @@ std::vector<DeltaSuiteCase> run_delta_skipping_suite(const fs::path& dir, Mutant
     } catch (const json::exception& e) {
       DeltaSuiteCase bad;
       bad.name = path.stem().string();
-      bad.errors.push_back(std::string("bad JSON: ") + e.what());
+      bad.errors.push_back({SuiteErrorKind::DoesNotLoad, "", std::string("bad JSON: ") + e.what()});
       cases.push_back(std::move(bad));
       continue;
     }

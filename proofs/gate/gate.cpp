@@ -1,7 +1,6 @@
 #include "proofs/gate/gate.h"
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <future>
 
@@ -38,15 +37,15 @@ std::vector<CorpusFileResult> run_corpus(const std::string& dir, bool stop_at_fi
     try {
       const Scenario scenario = load_scenario(path.string());
       const ScenarioRun run = run_judged_scenario(scenario, oracle);
-      r.problems = run.mismatches;
-      if (!r.problems.empty()) r.report = render_report(scenario, run);
+      for (const std::string& m : run.mismatches) r.problems.push_back({CorpusProblemKind::Mismatch, m});
+      if (r.failed()) r.report = render_report(scenario, run);
     } catch (const InputError& e) {
-      r.problems.push_back(e.render());
+      r.problems.push_back({CorpusProblemKind::DoesNotLoad, e.render()});
     }
     r.seconds = clock.seconds();
     results.push_back(std::move(r));
     if (progress) progress("corpus", std::to_string(results.size()) + "/" + std::to_string(files.size()) + " files");
-    if (stop_at_first && !results.back().problems.empty()) break;
+    if (stop_at_first && results.back().failed()) break;
   }
   return results;
 }
@@ -60,13 +59,17 @@ std::vector<CorpusFileResult> run_skip_suite(const std::string& dir, bool stop_a
     CorpusFileResult r;
     r.file = folder + "/" + c.name + ".json";
     r.seconds = c.seconds;
-    for (const std::string& u : c.unsound) r.problems.push_back("UNSOUND SKIP: " + u);
-    for (const std::string& m : c.missed) r.problems.push_back("LOST SKIP: " + m);
-    for (const std::string& x : c.extra) r.problems.push_back("SKIP BEYOND DELTA: " + x);
-    for (const std::string& e : c.errors) r.problems.push_back(e);
-    for (const std::string& p : r.problems) r.report += "  " + p + "\n";
+    for (const SuiteDecision& u : c.unsound) r.problems.push_back({CorpusProblemKind::UnsoundSkip, unsound_text(u)});
+    for (const SuiteDecision& m : c.missed) r.problems.push_back({CorpusProblemKind::LostSkip, missed_text(m)});
+    for (const SuiteDecision& x : c.extra) r.problems.push_back({CorpusProblemKind::SkipBeyondDelta, extra_text(x)});
+    for (const SuiteError& e : c.errors) {
+      const CorpusProblemKind kind =
+          e.kind == SuiteErrorKind::DoesNotLoad ? CorpusProblemKind::DoesNotLoad : CorpusProblemKind::BadEntry;
+      r.problems.push_back({kind, error_text(e)});
+    }
+    for (const CorpusProblem& p : r.problems) r.report += "  " + problem_text(p) + "\n";
     results.push_back(std::move(r));
-    if (stop_at_first && !results.back().problems.empty()) break;
+    if (stop_at_first && results.back().failed()) break;
   }
   return results;
 }
@@ -77,20 +80,17 @@ std::vector<CorpusFileResult> run_bad_inputs(const GateOptions& o, bool stop_at_
   constexpr int kHangLimitSeconds = 60;  // catches a hang; times nothing
   const std::vector<BadInputCase> cases = load_bad_input_cases(o.bad_input_dir);
   std::vector<CorpusFileResult> results(cases.size());
-  std::atomic<size_t> next{0};
-  parallel::run_on_threads(std::max(1u, o.threads), [&](size_t) {
-    for (size_t i = next++; i < cases.size(); i = next++) {
-      const BadInputRun run = run_bad_input_case(cases[i], o.bad_input_dir, o.skipsound_binary, kHangLimitSeconds);
-      CorpusFileResult& r = results[i];
-      r.file = "bad-inputs/cases.txt:" + std::to_string(cases[i].line) + " " + cases[i].name;
-      r.problems = run.problems;
-      r.seconds = run.seconds;
-      if (!r.problems.empty()) r.report = "  $ " + bad_input_command_line(cases[i]) + "\n" + run.output;
-    }
+  parallel::for_each_index(o.threads, cases.size(), [&](size_t i) {
+    const BadInputRun run = run_bad_input_case(cases[i], o.bad_input_dir, o.skipsound_binary, kHangLimitSeconds);
+    CorpusFileResult& r = results[i];
+    r.file = "bad-inputs/cases.txt:" + std::to_string(cases[i].line) + " " + cases[i].name;
+    for (const std::string& p : run.problems) r.problems.push_back({CorpusProblemKind::BadInputRun, p});
+    r.seconds = run.seconds;
+    if (r.failed()) r.report = "  $ " + bad_input_command_line(cases[i]) + "\n" + run.output;
   });
   if (stop_at_first) {
     const auto failing = std::find_if(results.begin(), results.end(),
-                                      [](const CorpusFileResult& r) { return !r.problems.empty(); });
+                                      [](const CorpusFileResult& r) { return r.failed(); });
     if (failing != results.end()) results.erase(failing + 1, results.end());
   }
   return results;
@@ -102,7 +102,7 @@ std::optional<double> corpus_first_finding(const std::vector<CorpusFileResult>& 
   double elapsed = 0;
   for (const CorpusFileResult& c : corpus) {
     elapsed += c.seconds;
-    if (!c.problems.empty()) return elapsed;
+    if (c.failed()) return elapsed;
   }
   return std::nullopt;
 }
@@ -120,12 +120,9 @@ std::optional<double> explorer_first_finding(const std::vector<CategoryResult>& 
 ProofGroupResult proof_result(const RuleTheoremJobs& jobs, const parallel::Stopwatch& started) {
   ProofGroupResult r;
   r.group = "rule theorems";
-  ProveSummary summary;
-  jobs.collect(summary);
-  summary.total_millis = started.seconds() * 1000;
-  r.failed = summary.outcome() != ProveOutcome::AsExpected;
-  r.text = summary_to_text(summary);
+  jobs.collect(r.summary);
   r.seconds = started.seconds();
+  r.summary.total_millis = r.seconds * 1000;
   return r;
 }
 
@@ -184,6 +181,19 @@ std::vector<CategoryResult> run_explorer(const GateOptions& o, const GateBudget&
 
 }  // namespace
 
+std::string problem_text(const CorpusProblem& p) {
+  switch (p.kind) {
+    case CorpusProblemKind::UnsoundSkip: return "UNSOUND SKIP: " + p.detail;
+    case CorpusProblemKind::LostSkip: return "LOST SKIP: " + p.detail;
+    case CorpusProblemKind::SkipBeyondDelta: return "SKIP BEYOND DELTA: " + p.detail;
+    case CorpusProblemKind::Mismatch:
+    case CorpusProblemKind::DoesNotLoad:
+    case CorpusProblemKind::BadEntry:
+    case CorpusProblemKind::BadInputRun: return p.detail;
+  }
+  return p.detail;
+}
+
 GateBudget gate_budget(const GateOptions& o) {
   const size_t categories = o.categories.empty() ? generators::all_world_categories().size() : o.categories.size();
   if (!o.seconds) return GateBudget{o.trials_per_category, std::nullopt, o.trials_per_category * 2, std::nullopt};
@@ -198,7 +208,7 @@ GateOutcome GateReport::outcome() const { return failures().empty() ? GateOutcom
 std::vector<std::string> GateReport::failures() const {
   std::vector<std::string> out;
   for (const CorpusFileResult& c : corpus) {
-    for (const std::string& p : c.problems) out.push_back("corpus " + c.file + ": " + p);
+    for (const CorpusProblem& p : c.problems) out.push_back("corpus " + c.file + ": " + problem_text(p));
   }
   if (per_file.failing_cases) out.push_back("per-file properties: " + std::to_string(per_file.failing_cases) + " failing cases");
   if (exhaustive && exhaustive->disagreements()) {
@@ -220,7 +230,7 @@ std::vector<std::string> GateReport::failures() const {
     }
   }
   for (const ProofGroupResult& p : proofs) {
-    if (p.failed) out.push_back("proofs: " + p.group + " failed");
+    if (p.failed()) out.push_back("proofs: " + p.group + " failed");
   }
   for (const MutantResult& m : mutants) {
     if (!m.killed()) out.push_back(std::string("mutant ") + mutant_name(m.mutant) + " survived");
@@ -273,7 +283,7 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
     // With --fail-fast a finding so far stops the corpus phase before its next part.
     const auto stopped = [&] {
       return stop_at_first && std::any_of(report.corpus.begin(), report.corpus.end(),
-                                          [](const CorpusFileResult& c) { return !c.problems.empty(); });
+                                          [](const CorpusFileResult& c) { return c.failed(); });
     };
     for (const std::string& dir : o.skip_suite_dirs) {
       if (stopped()) break;
@@ -327,7 +337,7 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
   }
   const auto proved = [&](ProofGroupResult p) -> std::optional<double> {
     report.proofs.push_back(std::move(p));
-    return report.proofs.back().failed ? std::optional<double>(report.proofs.back().seconds) : std::nullopt;
+    return report.proofs.back().failed() ? std::optional<double>(report.proofs.back().seconds) : std::nullopt;
   };
   if (proofs_beside) {
     if (progress) progress("proofs", "proving the rule theorems left");

@@ -42,6 +42,7 @@
 #include "proofs/explorer/explorer.h"
 #include "proofs/gate/gate_coverage.h"
 #include "proofs/perfile/per_file_hunt.h"
+#include "proofs/rules/prove_all.h"
 
 namespace skipsound {
 
@@ -71,7 +72,7 @@ struct GateOptions {
   Shard shard;
   std::string corpus_dir;  // tests/corpus/scenarios; empty = skip the corpus
   // Folders of skip-expectation cases (proofs/gate/delta_skipping_suite.h) judged with the corpus:
-  // tests/corpus/delta-skipping (Delta's own suite) and tests/corpus/rule-skips (one case per §5 rule family)
+  // tests/corpus/delta-skipping (Delta's own suite) and tests/corpus/rule-skips (one case per §5.3 rule family)
   std::vector<std::string> skip_suite_dirs;
   // The bad-input corpus (proofs/gate/bad_input_corpus.h), run with the corpus, and the skipsound
   // binary its command lines run; either empty = skip it.
@@ -90,19 +91,43 @@ struct GateOptions {
   bool require_coverage = false;
 };
 
-struct CorpusFileResult {
-  std::string file;
-  std::vector<std::string> problems;  // mismatching verdicts or the load error
-  std::string report;                 // Elle-style, when a verdict differs
-  double seconds = 0;
+// What a corpus file or case found (problem_text prints it as the gate reports it).
+enum class CorpusProblemKind {
+  Mismatch,         // a scenario finding the file does not expect: its headline
+  DoesNotLoad,      // the file or case does not load: the error, naming where
+  UnsoundSkip,      // a skip-expectation case's file skipped although a row matches
+  LostSkip,         // a file Delta skips that the checker keeps
+  SkipBeyondDelta,  // in an "exact" case, a file Delta reads that the checker skips
+  BadEntry,         // a predicate whose "needs" mark is missing or stale
+  BadInputRun,      // a bad-input command line whose exit status or output differs
 };
 
+struct CorpusProblem {
+  CorpusProblemKind kind = CorpusProblemKind::Mismatch;
+  std::string detail;
+  bool operator==(const CorpusProblem&) const = default;
+};
+
+std::string problem_text(const CorpusProblem& problem);
+
+struct CorpusFileResult {
+  std::string file;
+  std::vector<CorpusProblem> problems;  // empty: as the file expects
+  // For a reader, when something differs: the Elle-style report of a scenario, the command line
+  // and output of a bad input, the problems of a skip-expectation case.
+  std::string report;
+  double seconds = 0;
+
+  bool failed() const { return !problems.empty(); }
+};
+
+// The rule theorems the gate proves beside its phases.
 struct ProofGroupResult {
   std::string group;  // "rule theorems"
-  bool available = true;
-  bool failed = false;
-  std::string text;
+  ProveSummary summary;
   double seconds = 0;
+
+  bool failed() const { return summary.outcome() != ProveOutcome::AsExpected; }
 };
 
 // The phase that killed a mutant (docs/semantics.md §8), in the order the hunt tries them.

@@ -1,7 +1,6 @@
 #include "proofs/gate/gate_report.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -9,24 +8,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/number_text.h"
+
 namespace skipsound {
 
 namespace {
 
-std::string fixed(double v, int digits) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", digits, v);
-  return buffer;
-}
-
-// The prover lists every theorem; a failing gate shows only the ones that did not come out PROVED.
-std::string without_proved_lines(const std::string& text) {
-  std::istringstream in(text);
-  std::string kept;
-  for (std::string line; std::getline(in, line);) {
-    if (line.find("PROVED") == std::string::npos) kept += line + "\n";
+// The theorems of a failing group that did not come out as expected.
+std::string unexpected_theorems_text(const ProveSummary& s) {
+  std::string text;
+  for (const RuleProof& p : s.rules) {
+    if (!p.as_expected()) text += theorem_line(p.result);
   }
-  return kept;
+  return text;
 }
 
 std::string pad(std::string s, size_t width) {
@@ -34,7 +28,7 @@ std::string pad(std::string s, size_t width) {
   return s;
 }
 
-// The phases in run order, each with the time to its first finding (docs: README "The gate").
+// The phases in run order, each with the time to its first finding (docs/gate.md).
 std::string phase_timing_text(const GateReport& r) {
   std::ostringstream out;
   out << "\n" << pad("phase", 14) << pad("started", 10) << pad("seconds", 10) << "first finding\n";
@@ -51,12 +45,12 @@ std::string phase_timing_text(const GateReport& r) {
   return out.str();
 }
 
-// docs/semantics.md §10's tiers exist to lower false conflicts: per category, the false
+// The tiers of docs/semantics.md §10.1–§10.4 exist to lower false conflicts: per category, the false
 // conflicts per 100 commit attempts of the trials that ran with each tier off and on.
 std::string tier_table_text(const std::vector<CategoryResult>& categories, size_t category_width) {
   constexpr size_t kColumn = 22;
   std::ostringstream out;
-  out << "\nfalse conflicts per 100 commit attempts, each tier off -> on (docs/semantics.md §10)\n"
+  out << "\nfalse conflicts per 100 commit attempts, each tier off -> on (docs/semantics.md §10.1–§10.4)\n"
       << pad("category", category_width);
   for (generators::Tier tier : generators::all_tiers()) out << pad(generators::tier_name(tier), kColumn);
   out << "\n";
@@ -96,7 +90,7 @@ std::string gate_summary_text(const GateReport& r) {
   out << ", " << fixed(r.seconds, 1) << " s\n\n";
 
   size_t corpus_failed = 0;
-  for (const CorpusFileResult& c : r.corpus) corpus_failed += c.problems.empty() ? 0 : 1;
+  for (const CorpusFileResult& c : r.corpus) corpus_failed += c.failed() ? 1 : 0;
   out << "corpus (scenarios, skip expectations, bad inputs): " << r.corpus.size() << " files, " << corpus_failed
       << " differing\n";
   out << "per-file properties: " << r.per_file.cases << " cases, " << r.per_file.decisions << " decisions, "
@@ -148,8 +142,8 @@ std::string gate_summary_text(const GateReport& r) {
     r.cross_check->print(out);
   }
   for (const ProofGroupResult& p : r.proofs) {
-    out << "\nproofs: " << p.group << ": " << (p.failed ? "FAILED" : "as expected") << " (" << fixed(p.seconds, 1) << " s)\n";
-    if (p.failed) out << without_proved_lines(p.text);
+    out << "\nproofs: " << p.group << ": " << (p.failed() ? "FAILED" : "as expected") << " (" << fixed(p.seconds, 1) << " s)\n";
+    if (p.failed()) out << unexpected_theorems_text(p.summary);
   }
   if (!r.mutants.empty()) {
     size_t name_width = 0;
@@ -165,7 +159,7 @@ std::string gate_summary_text(const GateReport& r) {
   }
   out << phase_timing_text(r);
   for (const CorpusFileResult& c : r.corpus) {
-    if (!c.problems.empty()) out << "\n== corpus " << c.file << " ==\n" << c.report;
+    if (c.failed()) out << "\n== corpus " << c.file << " ==\n" << c.report;
   }
   if (!r.per_file.first_failure.empty()) out << "\n== per-file finding ==\n" << r.per_file.first_failure;
   out << "\n" << coverage_table_text(r.coverage);
@@ -182,7 +176,11 @@ nlohmann::json gate_report_json(const GateReport& r) {
   j["seconds"] = r.seconds;
   j["outcome"] = r.outcome() == GateOutcome::Pass ? "pass" : "fail";
   j["failures"] = r.failures();
-  for (const CorpusFileResult& c : r.corpus) j["corpus"].push_back({{"file", c.file}, {"problems", c.problems}});
+  for (const CorpusFileResult& c : r.corpus) {
+    nlohmann::json problems = nlohmann::json::array();
+    for (const CorpusProblem& p : c.problems) problems.push_back(problem_text(p));
+    j["corpus"].push_back({{"file", c.file}, {"problems", problems}});
+  }
   j["perFile"] = {{"cases", r.per_file.cases}, {"decisions", r.per_file.decisions},
                   {"failingCases", r.per_file.failing_cases}, {"seconds", r.per_file.seconds},
                   {"oracle", {{"byIntervals", r.per_file.oracle.by_intervals},
@@ -207,7 +205,7 @@ nlohmann::json gate_report_json(const GateReport& r) {
                        {"unknowns", r.exhaustive->unknowns()}, {"seconds", r.exhaustive->seconds}};
   }
   if (r.cross_check) j["crossCheck"] = r.cross_check->json();
-  for (const ProofGroupResult& p : r.proofs) j["proofs"].push_back({{"group", p.group}, {"failed", p.failed}, {"seconds", p.seconds}});
+  for (const ProofGroupResult& p : r.proofs) j["proofs"].push_back({{"group", p.group}, {"failed", p.failed()}, {"seconds", p.seconds}});
   for (const MutantResult& m : r.mutants) {
     j["mutants"].push_back({{"mutant", mutant_name(m.mutant)}, {"killed", m.killed()}, {"killedBy", killed_by_text(m)},
                             {"trials", m.trials}, {"seconds", m.seconds}, {"headline", m.headline}});

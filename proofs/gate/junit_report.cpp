@@ -63,8 +63,8 @@ std::string gate_junit_xml(const GateReport& r) {
   std::vector<TestCase> corpus;
   for (const CorpusFileResult& c : r.corpus) {
     std::string problems;
-    for (const std::string& p : c.problems) problems += p + "\n";
-    corpus.push_back({c.file, c.seconds, c.problems.empty() ? "" : c.problems.front(), problems + c.report});
+    for (const CorpusProblem& p : c.problems) problems += problem_text(p) + "\n";
+    corpus.push_back({c.file, c.seconds, c.failed() ? problem_text(c.problems.front()) : "", problems + c.report});
   }
   const std::vector<TestCase> per_file = {
       {"per-file properties", r.per_file.seconds,
@@ -76,7 +76,7 @@ std::string gate_junit_xml(const GateReport& r) {
                           c.finding ? c.finding->headline : "", c.finding ? c.finding->report : ""});
   }
   std::vector<TestCase> proofs;
-  for (const ProofGroupResult& p : r.proofs) proofs.push_back({p.group, p.seconds, p.failed ? p.group + " failed" : "", p.text});
+  for (const ProofGroupResult& p : r.proofs) proofs.push_back({p.group, p.seconds, p.failed() ? p.group + " failed" : "", summary_to_text(p.summary)});
   std::vector<TestCase> mutants;
   for (const MutantResult& m : r.mutants) {
     mutants.push_back({mutant_name(m.mutant), m.seconds, m.killed() ? "" : std::string(mutant_name(m.mutant)) + " survived",

@@ -26,7 +26,7 @@ std::optional<std::string> proof_counterexample(const ProveSummary& s) {
   return std::nullopt;
 }
 
-// Where a mutant usually shows first: a docs/semantics.md §10 mutant in the worlds built for
+// Where a mutant usually shows first: a docs/semantics.md §10.7 mutant in the worlds built for
 // the row-level cases, any other conflict mutant in value-moving and mixed worlds.
 bool tried_first(Mutant mutant, WorldCategory c) {
   if (mutant_info(mutant).scope == MutantScope::RowLevel || mutant_info(mutant).scope == MutantScope::Liveness) {

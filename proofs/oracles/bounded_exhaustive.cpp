@@ -416,7 +416,7 @@ std::vector<BruteForce::ValueSet> BruteForce::column_sets(const StatsQuestion& q
   return sets;
 }
 
-// docs/semantics.md §4's reading of wide stats, word for word: every live value within [min, max] (a
+// docs/semantics.md §4.6's reading of wide stats, word for word: every live value within [min, max] (a
 // missing bound does not constrain); nullCount = numRecords: every live row is null, = 0: none
 // is, anything else (or missing): unknown.
 BruteForce::ValueSet BruteForce::wide_reading(size_t column, const FileStats& stats) const {
@@ -435,7 +435,7 @@ BruteForce::ValueSet BruteForce::wide_reading(size_t column, const FileStats& st
 }
 
 std::optional<Row> BruteForce::find_row(const StatsQuestion& q, const ExprPtr& predicate, WideReading reading) const {
-  // A deletion vector always widens the stats (docs/semantics.md §4); tight stats with one are not written.
+  // A deletion vector always widens the stats (docs/semantics.md §4.6); tight stats with one are not written.
   if (!q.stats.wide() && q.deleted_rows != 0) return std::nullopt;
   std::vector<int64_t> counts;
   if (q.stats.num_records) counts.push_back(*q.stats.num_records);

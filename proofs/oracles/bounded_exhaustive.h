@@ -1,4 +1,4 @@
-// The per-file question (docs/semantics.md §6) answered by brute force over small domains: which rows can a
+// The per-file question (docs/semantics.md §6.1) answered by brute force over small domains: which rows can a
 // file hold, given its stats? Every file of a few rows over the domain is enumerated, its stats
 // are derived as a writer derives them (model/stats_collection, model/stats_widening), and a
 // stats object is consistent with a row set iff the writer would have written it. Built on
@@ -33,7 +33,7 @@
 //   DV here, so "previous" cardinality 0) keeps min/max/nullCount, and any single physical value
 //   can be among the survivors while one row survives: a column's live values are its physical
 //   values.
-// * Fields. "Any field may be missing" (docs/semantics.md §4): a stats object is matched against every way of
+// * Fields. "Any field may be missing" (docs/semantics.md §4.1): a stats object is matched against every way of
 //   dropping min, max or nullCount from each column (and numRecords from the file).
 #pragma once
 #include <cstdint>
@@ -125,7 +125,7 @@ ExprPtr domain_restriction(const Universe& universe);
 // How wide (tightBounds:false) stats are read.
 enum class WideReading {
   Writer,  // the live rows are survivors of the physical rows the writer summarised
-  Bounds,  // and also what docs/semantics.md §4's reading allows: every live value within [min, max], and
+  Bounds,  // and also what docs/semantics.md §4.6's reading allows: every live value within [min, max], and
            // nullCount read as all / none / unknown — the over-approximation the oracle encodes
 };
 

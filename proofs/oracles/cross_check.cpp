@@ -1,19 +1,18 @@
 #include "proofs/oracles/cross_check.h"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 #include <tuple>
 #include <unordered_set>
 
 #include <nlohmann/json.hpp>
 
+#include "common/number_text.h"
 #include "model/values/input_error.h"
+#include "proofs/common/parallel_trials.h"
 
 namespace skipsound {
 
@@ -27,12 +26,6 @@ std::optional<smt::SecondVerdict> expected_second(smt::OracleVerdict z3) {
   if (z3 == smt::OracleVerdict::Sat) return smt::SecondVerdict::Sat;
   if (z3 == smt::OracleVerdict::Unsat) return smt::SecondVerdict::Unsat;
   return std::nullopt;
-}
-
-std::string fixed(double v, int digits) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", digits, v);
-  return buffer;
 }
 
 std::string file_stem(const std::string& name) {
@@ -108,21 +101,8 @@ CrossCheckTally CrossChecker::finish(unsigned threads) {
     if (!answers_.count(q.smt2) && seen.insert(q.smt2).second) unanswered.push_back(q.smt2);
   std::vector<std::vector<std::string>> batches((unanswered.size() + kBatchSize - 1) / kBatchSize);
   for (size_t i = 0; i < unanswered.size(); ++i) batches[i / kBatchSize].push_back(std::move(unanswered[i]));
-  std::atomic<size_t> next{0};
-  std::vector<std::exception_ptr> errors(std::max(1u, threads));
-  const auto worker = [&](unsigned t) {
-    try {
-      for (size_t b = next++; b < batches.size(); b = next++) ask(batches[b]);
-    } catch (...) {
-      errors[t] = std::current_exception();  // e.g. a query file that cannot be written
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (std::thread& t : pool) t.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+  // A batch that throws (a query file that cannot be written, say) stops the rest and is rethrown here.
+  parallel::for_each_index(threads, batches.size(), [&](size_t b) { ask(batches[b]); });
   const std::lock_guard<std::mutex> guard(lock_);
   for (const Query& q : queued) record(q, answers_.at(q.smt2));
   return tally_;

@@ -5,7 +5,6 @@
 #include <mutex>
 #include <random>
 #include <sstream>
-#include <thread>
 #include <unordered_set>
 
 #include <nlohmann/json.hpp>
@@ -161,9 +160,7 @@ struct UniverseWork {
 // into its own slot.
 std::vector<UniverseWork> enumerate_universes(const std::vector<Universe>& universes, const ExhaustiveOptions& o) {
   std::vector<UniverseWork> work(universes.size());
-  struct NoState {};
-  parallel::Workers<NoState> workers(o.threads, [] { return std::make_unique<NoState>(); });
-  workers.run(universes.size(), [&](size_t u, NoState&) {
+  parallel::for_each_index(o.threads, universes.size(), [&](size_t u) {
     work[u] = {&universes[u], exhaustive::enumerate_questions(universes[u], o.writer_break),
                exhaustive::enumerate_predicates(universes[u]), std::nullopt};
     work[u].brute.emplace(universes[u], o.writer_break);
@@ -190,22 +187,20 @@ UniverseRun run_universe(const UniverseWork& work, size_t wanted, uint64_t seed,
   const std::vector<Pair> pairs = sample_pairs(work.questions.size(), work.predicates.size(), wanted, seed);
   const Comparer comparer(*work.brute, work.questions, work.predicates, o.examples_per_class);
 
-  const unsigned threads = std::max(1u, o.threads);
-  std::vector<UniverseRun> runs(threads);
-  const auto worker = [&](unsigned t) {
+  // Each thread compares with an oracle and a tally of its own, taking pairs in index order; a
+  // thread that throws stops the others and the exception reaches the caller.
+  struct Comparing {
     smt::Oracle oracle;
-    for (size_t i = t; i < pairs.size(); i += threads) comparer.compare(i, pairs[i], oracle, runs[t]);
+    UniverseRun run;
   };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (std::thread& t : pool) t.join();
+  parallel::Workers<Comparing> workers(o.threads, [] { return std::make_unique<Comparing>(); });
+  workers.run(pairs.size(), [&](size_t i, Comparing& c) { comparer.compare(i, pairs[i], c.oracle, c.run); });
 
   UniverseRun merged;
   merged.tally.name = work.universe->name;
   merged.tally.questions = work.questions.size();
   merged.tally.predicates = work.predicates.size();
-  for (const UniverseRun& r : runs) merged.merge(r);
+  for (size_t w = 0; w < workers.size(); ++w) merged.merge(workers.state(w).run);
   return merged;
 }
 

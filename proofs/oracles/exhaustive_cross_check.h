@@ -5,7 +5,7 @@
 //   oracle SAT,   brute force finds none   -> a false alarm (the oracle is too generous)
 //   oracle UNKNOWN                         -> counted apart, never a proof
 //   oracle IMPOSSIBLE STATS                -> a disagreement: a writer wrote these stats
-// Wide stats are judged against docs/semantics.md §4's reading (every live value within [min, max]): the
+// Wide stats are judged against docs/semantics.md §4.6's reading (every live value within [min, max]): the
 // oracle may not skip what the writer truth allows, and may allow what the bounds allow; a SAT
 // that only the bounds explain is counted as the documented wide over-approximation.
 #pragma once

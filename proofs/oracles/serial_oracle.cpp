@@ -115,7 +115,7 @@ Commit serial_commit(const Transaction& txn, const Table& state) {
   return rerun(txn, state, EveryFilePlanner{}).commit;
 }
 
-// docs/semantics.md §7, read from the spec (not asked of the checker): a commit whose actions are all file
+// docs/semantics.md §7.4, read from the spec (not asked of the checker): a commit whose actions are all file
 // actions (or row-tracking domain metadata) without dataChange — and, under WriteSerializable,
 // whose operation changes no data — has no logical effect, so Delta may order it before the
 // winners. An empty commit is one.
@@ -133,7 +133,7 @@ bool has_no_logical_effect(const Commit& commit, IsolationLevel table_level) {
   return table_level != IsolationLevel::WriteSerializable || !commit.changes_data;
 }
 
-// docs/semantics.md §6: WriteSerializable lets a blind-append winner be ordered after a loser that keeps the
+// docs/semantics.md §6.4: WriteSerializable lets a blind-append winner be ordered after a loser that keeps the
 // table's level.
 bool blind_appends_may_follow(const Commit& loser, IsolationLevel table_level) {
   return table_level == IsolationLevel::WriteSerializable && !has_no_logical_effect(loser, table_level);
@@ -272,7 +272,7 @@ LoggedActions logged_actions(const std::vector<Transaction>& transactions, const
 
 namespace {
 
-// docs/semantics.md §6's outcomes as coverage rows: a commit counts by the first order that explains it.
+// docs/semantics.md §6.3's outcomes as coverage rows: a commit counts by the first order that explains it.
 coverage::Probe verdict_probe(const SerialVerdict& v) {
   using coverage::Probe;
   switch (v.kind) {

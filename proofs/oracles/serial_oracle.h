@@ -1,4 +1,4 @@
-// The serial-order oracle (docs/semantics.md §6): each committed transaction's outcome — its actions, computed
+// The serial-order oracle (docs/semantics.md §6.3): each committed transaction's outcome — its actions, computed
 // on its snapshot, applied after the winners' — must equal an allowed serial execution:
 // re-running it after them, or (WriteSerializable, blind-append winners) running those winners,
 // and the winners that read or removed their files, after it, or (a commit Delta drops to SnapshotIsolation: empty or dataChange-free) running
@@ -7,9 +7,9 @@
 // (docs/semantics.md §10.8: a path both changed with DVs gets the union, its remove the winners' DV) would
 // have matched an allowed order.
 //
-// Independence (docs/semantics.md §6): this oracle shares no code with the code under test (checker/). Every
+// Independence (docs/semantics.md §6.5): this oracle shares no code with the code under test (checker/). Every
 // re-run reads every row of every live file with the model's evaluator, and which serial orders
-// an isolation level allows is derived here from docs/semantics.md §7, not asked of the checker. The attempts
+// an isolation level allows is derived here from docs/semantics.md §7.2, not asked of the checker. The attempts
 // it judges carry no checker type; proofs/scenario/schedule_verdict.h adapts the commit driver's run.
 #pragma once
 #include <optional>
@@ -61,7 +61,7 @@ struct OracleAttempt {
   std::optional<Commit> committed_actions = {};
 };
 
-// docs/semantics.md §6, §10.6: a missed conflict whose state some serial order of the same transactions gives,
+// docs/semantics.md §6.4, §10.6: a missed conflict whose state some serial order of the same transactions gives,
 // only not one the isolation level allows, is `history-order`; one no order gives is `cycle`.
 enum class MissedConflictLabel { None, HistoryOrder, Cycle };
 const char* missed_conflict_label_name(MissedConflictLabel label);  // "history-order", "cycle", ""

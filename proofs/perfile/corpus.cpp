@@ -143,8 +143,8 @@ CorpusCase corpus_case_from_json(const nlohmann::json& j) {
     c.expected_log_differs = j.value("expectedLog", "as-written") == "differs";
     c.predicate = parse_and_bind(required_as<std::string>(j, "predicate"), c.table.schema);
     const auto mutant_text = required_as<std::string>(j, "mutant");
-    const auto mutant = mutant_text == "none" ? std::optional(Mutant::None) : mutant_from_name(mutant_text);
-    if (!mutant) throw InputError("corpus case: unknown mutant \"" + mutant_text + "\"");
+    const auto mutant = mutant_from_name(mutant_text);
+    if (!mutant) throw InputError("corpus case: " + unknown_mutant_message(mutant_text));
     c.mutant = *mutant;
     if (j.contains("seed")) c.seed = j.at("seed").get<uint64_t>();
     c.observed = j.value("observed", "");

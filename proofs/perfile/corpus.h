@@ -43,7 +43,7 @@
 namespace skipsound {
 
 // How the writer made a file's stats when its rows alone determine them: collected (with
-// tightBounds:true or not), or collected and widened by one DV delete (docs/semantics.md §4);
+// tightBounds:true or not), or collected and widened by one DV delete (docs/semantics.md §4.6);
 // then some fields removed.
 struct StatsRecipe {
   bool tight_bounds = false;

@@ -41,7 +41,7 @@ std::string timestamp_at_offset(int64_t micros, int minutes, const std::string& 
   return parse_timestamp(text, ZonePolicy::ConvertToUtc) == micros ? text : utc_text;
 }
 
-// Rewrites the timestamp min/max of the stats JSON at the file's zone offset (docs/semantics.md §4:
+// Rewrites the timestamp min/max of the stats JSON at the file's zone offset (docs/semantics.md §4.5:
 // readers convert offsets to UTC).
 void offset_timestamps(json& stats, const Schema& schema, const FileStats& written, int minutes) {
   if (minutes == 0) return;
@@ -64,7 +64,7 @@ void add_dropped_column(json& stats) {
   for (const char* section : {"minValues", "maxValues", "nullCount"}) stats[section]["a_dropped"] = 0;
 }
 
-// A partition value as Delta logs it: a string, null for NULL (docs/semantics.md §4).
+// A partition value as Delta logs it: a string, null for NULL (docs/semantics.md §4.7).
 std::optional<std::string> partition_text(const Value& v) {
   if (v.is_null()) return std::nullopt;
   // Every digit of a finite double (to_display prints a float's shortest float digits).

@@ -1,4 +1,4 @@
-// A per-file case through the real input path (docs/semantics.md §4): the generated file is logged
+// A per-file case through the real input path (docs/semantics.md §4.7): the generated file is logged
 // as a Delta writer logs it — protocol and metaData (stats settings, column mapping in name mode
 // with physical names), its add with the stats as JSON text keyed by physical names and the
 // partition values as strings, each DV update as a remove and an add — and read back by the

@@ -1,4 +1,4 @@
-// The per-file soundness properties (docs/semantics.md §6), reusable by the RapidCheck suites, the corpus
+// The per-file soundness properties (docs/semantics.md §6.1), reusable by the RapidCheck suites, the corpus
 // replayer and `skipsound explore`:
 //   * ground truth: no live row of a skipped file makes the predicate TRUE (no solver);
 //   * production skip => Z3 Unsat; a kept file Z3 proves skippable is a missed skip (a cost);
@@ -36,7 +36,7 @@ struct StatsAudit {
 
 // Bounds must contain every live value (a timestamp max up to 999 µs below it, a string max
 // possibly truncated above it); numRecords counts physical rows; nullCount is exact for tight
-// stats without a DV and a tri-state (all / none / unknown) otherwise (docs/semantics.md §4).
+// stats without a DV and a tri-state (all / none / unknown) otherwise (docs/semantics.md §4.6).
 StatsAudit audit_stats(const Schema& schema, const generators::GeneratedFile& file);
 
 // ---- One (predicate, file) decision checked against the oracles ----

@@ -1,5 +1,5 @@
 // Judging one file's KEEP/SKIP decision — skipsound's own or another engine's — with the Z3
-// oracle (docs/semantics.md §6: a skip is sound only when Z3 proves that no row consistent with the file's
+// oracle (docs/semantics.md §6.1: a skip is sound only when Z3 proves that no row consistent with the file's
 // stats makes the predicate TRUE), and reporting it: one line per file, and for an unsound skip
 // an Alive2-style block (docs/semantics.md §9).
 #pragma once

@@ -1,4 +1,4 @@
-// The composition sweep (docs/semantics.md §6): thousands of independent theorems spread over threads. Each
+// The composition sweep (docs/semantics.md §6.6): thousands of independent theorems spread over threads. Each
 // theorem gets a fresh Z3 context under a deterministic resource limit, so its verdict never
 // depends on the thread count, the order of work or machine load; results are reported in
 // template order as soon as every earlier template is done, so a sweep prints the same verdicts

@@ -1,4 +1,4 @@
-// A predicate template (docs/semantics.md §6's rule theorems): a bound predicate whose literals are
+// A predicate template (docs/semantics.md §6.6's rule theorems): a bound predicate whose literals are
 // placeholders ("sentinels"), each standing for one symbolic literal slot. The prover encodes the
 // builder's skipping expression for the template once, with every sentinel bound to its slot.
 #pragma once

@@ -167,7 +167,7 @@ std::vector<DataType> theorem_types() {
           DataType::of(TypeKind::Binary)};
 }
 
-// The composition sweep's atoms: at least one of each docs/semantics.md §5 form, on both columns.
+// The composition sweep's atoms: at least one of each docs/semantics.md §5.3 form, on both columns.
 using AtomMaker = std::function<ExprPtr(TemplateBuilder&)>;
 std::vector<AtomMaker> composition_atoms() {
   using B = TemplateBuilder;

@@ -1,4 +1,4 @@
-// What the rule theorems prove (docs/semantics.md §5, §6): one predicate template per rule of the skipping
+// What the rule theorems prove (docs/semantics.md §5.3, §6.6): one predicate template per rule of the skipping
 // table and type it applies to, and the exhaustive composition sweep. A template is a bound
 // predicate whose literals are placeholders ("sentinels"); the theorem prover replaces each
 // sentinel by a symbolic literal, so the builder runs once on the template and its output is
@@ -15,7 +15,7 @@
 
 namespace skipsound {
 
-// Every docs/semantics.md §5 rule on every type it applies to (types where a rule gives "none" included: the
+// Every docs/semantics.md §5.3 rule on every type it applies to (types where a rule gives "none" included: the
 // theorem then says every file is kept).
 std::vector<PredicateTemplate> rule_templates();
 

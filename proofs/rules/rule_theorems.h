@@ -1,4 +1,4 @@
-// The symbolic rule theorems (docs/semantics.md §6): for a predicate template with symbolic literals and a
+// The symbolic rule theorems (docs/semantics.md §6.6): for a predicate template with symbolic literals and a
 // file with symbolic stats, "a row consistent with the stats makes the predicate TRUE and the
 // production logic skips the file" is unsatisfiable. The production side is the builder's own
 // skipping predicate for the template, encoded with verification, the keep rule, the timestamp
@@ -58,7 +58,7 @@ inline constexpr smt::SolverLimits kProverLimits{50'000'000, 0};
 
 class RuleProver {
  public:
-  // `string_prefix_length`: the writer's N (docs/semantics.md §4), for the symbolic file and the replay.
+  // `string_prefix_length`: the writer's N (docs/semantics.md §4.4), for the symbolic file and the replay.
   explicit RuleProver(smt::SolverLimits limits = kProverLimits, int string_prefix_length = kDefaultStringPrefixLength);
 
   // Soundness of the production rule under `mutant`.

@@ -1,4 +1,4 @@
-// The commit driver (docs/semantics.md §6): transactions, each started from some version of the
+// The commit driver (docs/semantics.md §6.3): transactions, each started from some version of the
 // table, try to commit in a given order; each is checked against every commit since its
 // snapshot, in version order, and either commits (the table advances) or aborts with the first
 // conflict. A check that reconciles (Case 2, docs/semantics.md §10.2) rebases the loser: the next

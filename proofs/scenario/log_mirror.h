@@ -1,5 +1,5 @@
 // A table's history as a Delta log, replayed by the production reader after every commit
-// (docs/semantics.md §4: the real input path). Commit 0 holds the protocol, the metaData and an
+// (docs/semantics.md §4.7: the real input path). Commit 0 holds the protocol, the metaData and an
 // add for every initial file; each commit after it is the model commit's own actions as JSON
 // text. After each commit the whole log is replayed (model/log/delta_log.h) and compared with the
 // model's table: the live files, keyed by (path, DV) as Delta keys them, their stats and their

@@ -378,7 +378,7 @@ class ScenarioParser {
     return static_cast<int>(value);
   }
 
-  // The seeds' flag and docs/semantics.md §10's tier flags, by their Delta names (Case 1b: skipsound's).
+  // The seeds' flag and the tier flags of docs/semantics.md §10 "Flags", by their Delta names (Case 1b: skipsound's).
   void parse_flag(const std::string& name, const std::string& value) {
     static const std::pair<const char*, bool ConflictCheckOptions::*> kFlags[] = {
         {"conflictdataskipping", &ConflictCheckOptions::conflict_data_skipping},
@@ -409,7 +409,7 @@ class ScenarioParser {
 
   void parse_mutant(const std::string&, const std::string& name) {
     const auto mutant = mutant_from_name(ascii_lower(name));
-    if (!mutant) throw InputError("unknown mutant '" + name + "'");
+    if (!mutant) throw InputError(unknown_mutant_message(name));
     // The mutant also shapes the stats of the files written from here on.
     if (table_built_) throw InputError("the mutant must come before the first file or transaction");
     scenario_.options.mutant = mutant_override_.value_or(*mutant);
@@ -1251,7 +1251,7 @@ void check_expected_dvs(const Scenario& scenario, ScenarioRun& run) {
     if (live.empty()) {
       run.mismatches.push_back(what + ", but no add of " + expected.path + " is live");
     } else if (live.size() > 1) {
-      // (path, DV) replay (docs/semantics.md §10): a remove that named another DV cancelled nothing.
+      // (path, DV) replay (docs/semantics.md §4.7): a remove that named another DV cancelled nothing.
       std::string dvs;
       for (const TableFile* file : live) dvs += (dvs.empty() ? "" : " and ") + positions_text(file->deleted);
       run.mismatches.push_back(what + ", but " + std::to_string(live.size()) + " adds of " + expected.path +

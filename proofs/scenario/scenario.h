@@ -1,7 +1,7 @@
 // Scenario files: a table, its committed history, concurrent transactions, the order in which
 // they try to commit and the verdict expected for each, replayed through the operations, the
 // conflict checker and the serial oracle. The format is scenario_format() (printed by
-// `skipsound scenario --help` and quoted in README.md).
+// `skipsound scenario --help` and quoted in docs/scenario-language.md).
 #pragma once
 #include <map>
 #include <optional>

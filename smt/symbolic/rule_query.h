@@ -1,4 +1,4 @@
-// One rule theorem's solver session (docs/semantics.md §6): symbols for a row, for a predicate
+// One rule theorem's solver session (docs/semantics.md §6.6): symbols for a row, for a predicate
 // template's literal slots and for a file with symbolic stats, in a fresh Z3 context. smt/ only
 // encodes, checks and decodes here; which theorem to state, when to retry and how a model is
 // judged is proof logic (proofs/rules/rule_theorems.h).
@@ -60,7 +60,7 @@ struct TheoremWitness {
 class RuleQuery {
  public:
   // `mutant` changes the symbolic writer and the symbolic production logic alike;
-  // `string_prefix_length` is the writer's N (docs/semantics.md §4).
+  // `string_prefix_length` is the writer's N (docs/semantics.md §4.4).
   RuleQuery(const SymbolicPredicate& p, Mutant mutant, int string_prefix_length, const SolverLimits& limits);
   ~RuleQuery();
   RuleQuery(const RuleQuery&) = delete;

@@ -1,5 +1,5 @@
 // The production per-file decision (checker/: read_stat, verify_stats, evaluate_skip and the keep
-// rule, docs/semantics.md §5) over a SymbolicFile, mutants included. It mirrors the concrete code step for step;
+// rule, docs/semantics.md §5.3) over a SymbolicFile, mutants included. It mirrors the concrete code step for step;
 // tests/proofs checks the two agree on concrete stats, and every counterexample a theorem finds is
 // replayed through the concrete code.
 #pragma once

@@ -1,4 +1,4 @@
-// One keeping and one skipping case per row of docs/semantics.md §5's builder table. Expected verdicts are
+// One keeping and one skipping case per row of docs/semantics.md §5.3's builder table. Expected verdicts are
 // worked out from the rule by hand: x has stats [10, 20] with no nulls, y [0, 5] with 2 nulls,
 // in a file of 10 rows.
 #include <map>
@@ -451,7 +451,7 @@ TEST_F(BuilderRules, TraceTextsOfALongChainAreCutButTheExpressionIsWhole) {
   EXPECT_EQ(leaf->text.find("..."), std::string::npos);
 }
 
-// docs/semantics.md §5 (builder table, `(a AND b) IS NULL`): the depth counts a junction's right
+// docs/semantics.md §5.3 (builder table, `(a AND b) IS NULL`): the depth counts a junction's right
 // side as its left, and NOT (e IS NOT NULL) is e IS NULL expanded from depth 0.
 TEST_F(BuilderRules, IsNullDepthCountsBothSidesAndNegatedIsNotNullStartsAtZero) {
   auto chain = [&](int levels, bool right) {
@@ -475,7 +475,7 @@ TEST_F(BuilderRules, ANonDeterministicCallIsNeverFolded) {
   EXPECT_EQ(decide(cmp(CompareOp::Lt, x, one_or_rand), f), KEEP);
 }
 
-// docs/semantics.md §5: the min/max rules need a column operand; a cast of a column compared
+// docs/semantics.md §5.3: the min/max rules need a column operand; a cast of a column compared
 // with a literal gets no rule, and the file is kept.
 TEST_F(BuilderRules, AComputedOperandVersusALiteralGetsNoRule) {
   const ExprPtr y_as_long = make_cast(y, DataType::of(TypeKind::Long));

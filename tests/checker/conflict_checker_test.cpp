@@ -1,4 +1,4 @@
-// The conflict checker (docs/semantics.md §7): every check, every exception, the isolation levels and the
+// The conflict checker (docs/semantics.md §7.1): every check, every exception, the isolation levels and the
 // dataChange=false downgrade, in copy-on-write and deletion-vector modes.
 #include <gtest/gtest.h>
 

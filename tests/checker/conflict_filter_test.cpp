@@ -1,4 +1,4 @@
-// Conflict-time filtering (docs/semantics.md §5 "Conflict time") and scan-time filtering. Files are named by
+// Conflict-time filtering (docs/semantics.md §5.7) and scan-time filtering. Files are named by
 // the x range their stats record.
 #include "checker/conflict_filter.h"
 #include "checker/scan_filter.h"
@@ -108,7 +108,7 @@ TEST_F(ConflictFilter, PartitionedTableSkipsOnDataColumns) {
 
 TEST_F(ConflictFilter, PartitionStepIsNotReadByRead) {
   // Read 1: p = 1 AND x > 100; read 2: p = 2 AND x < 15. The file (p = 1, x in [10, 12])
-  // matches neither read on its own, but docs/semantics.md §5 combines (data survivors of any read) with
+  // matches neither read on its own, but docs/semantics.md §5.7 combines (data survivors of any read) with
   // (partition predicates of any read): it survives.
   const LoserReads loser{false, {ReadPredicate{{p_eq(1)}, {x_gt(100)}}, ReadPredicate{{p_eq(2)}, {x_lt(15)}}}};
   EXPECT_TRUE(run(loser, {added(10, 12, 1)}).any_survivor());
@@ -211,7 +211,7 @@ TEST_F(ConflictFilter, ClassificationDropsMetadataAndNonDeterministicFilters) {
   EXPECT_EQ(c.read.data_filters.size(), 1u);
 }
 
-// docs/semantics.md §5: a file outside the read's partitions is skipped, and says why.
+// docs/semantics.md §5.5: a file outside the read's partitions is skipped, and says why.
 TEST_F(ConflictFilter, APartitionSkipIsExplained) {
   const auto r = filter_scan(make_and(p_eq(1), x_gt(15)), {added(10, 20, 2)}, *eligibility);
   ASSERT_EQ(r.files.size(), 1u);

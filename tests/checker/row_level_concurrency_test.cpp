@@ -1,6 +1,6 @@
-// docs/semantics.md §10: the row-level-concurrency tiers on the schedules of Delta PRs 7358/7466 (value-exact),
-// 7359 (Case 2 DV union), 7331 (Case 3) and the umbrella's Case 1b, and on each pitfall schedule
-// of the research notes: the sound logic commits or aborts as Delta's tests say, and each §10.7
+// docs/semantics.md §10.1–§10.4: the row-level-concurrency tiers (value-exact, Case 2 DV union,
+// Case 1b, Case 3) on the schedules of Delta's own tests for them and on each pitfall schedule
+// (docs/delta-conformance.md lists both): the sound logic commits or aborts as Delta's tests say, and each §10.7
 // mutant commits a state the history order does not give. The schedules are played as the commit
 // driver plays them (each loser checked against every earlier commit, rebased by Case 2 on the
 // way); the history order is the model's own re-run, reading every row.
@@ -153,7 +153,7 @@ ConflictCheckOptions with(Mutant mutant) {
 
 const Outcome kCommit = std::nullopt;
 
-// ---- PR 7359 RowLevelConcurrencySuite (one 100-row file unless noted) ----
+// ---- Delta's RowLevelConcurrencySuite for Case 2 (one 100-row file unless noted) ----
 
 TEST(Case2, DisjointDeletesBothCommitIntoOneFile) {
   const Table t = dv_table({ids(0, 100)});
@@ -199,7 +199,7 @@ TEST(Case2, FlagOffOrNoDeletionVectorsAbort) {
 TEST(Case2, AnUpdateWinnersImageIsStillChecked) {
   const Table t = dv_table({ids(0, 100)});
   const std::vector<Transaction> order{txn("W", t, set_id(1020, "id = 20")), txn("L", t, del("id = 10"))};
-  // PR 7359 runs without conflict-time skipping: the image file conflicts on an unpartitioned table.
+  // Delta's suite runs without conflict-time skipping: the image file conflicts on an unpartitioned table.
   ConflictCheckOptions no_skipping;
   no_skipping.conflict_data_skipping = false;
   EXPECT_EQ(play(t, order, no_skipping).outcomes[1], ConflictKind::ConcurrentAppend);
@@ -296,7 +296,7 @@ TEST(Case2, TheAppendCheckJudgesTheRebasedLoser) {
   EXPECT_EQ(std::get<Conflict>(check.outcome).kind, ConflictKind::ConcurrentAppend);
 }
 
-// ---- the pitfall schedules (research notes §4) and the §10.7 mutants ----
+// ---- the pitfall schedules and the §10.7 mutants ----
 
 TEST(Case2Mutants, NoRepointLeavesAStaleTombstone) {
   const Table t = dv_table({{row(1, 1), row(2, 2), row(3, 3)}});
@@ -560,7 +560,7 @@ TEST(Case1b, ACommitNamesTheCase1bJudgement) {
       << ok->note;
 }
 
-// ---- Case 3 (docs/semantics.md §10.4, PR 7331) ----
+// ---- Case 3 (docs/semantics.md §10.4) ----
 
 Operation optimize() { return op(OperationKind::Optimize, "", "OPTIMIZE"); }
 
@@ -607,7 +607,7 @@ TEST(Case3, AReaderFollowsItsRowsIntoTheCompactedFile) {
   const ConflictCheck vs_d = check_conflict(followed, t, d.commit, case3());
   ASSERT_TRUE(std::holds_alternative<Conflict>(vs_d.outcome));
   EXPECT_EQ(std::get<Conflict>(vs_d.outcome).kind, ConflictKind::ConcurrentDeleteRead);
-  // case3-no-repoint (PR 7331 as written): R's reads stay on f0, and D's delete passes unseen.
+  // case3-no-repoint (Case 3 as Delta's proposal wrote it): R's reads stay on f0, and D's delete passes unseen.
   EXPECT_FALSE(check_conflict(r, t, o.commit, case3(Mutant::Case3NoRepoint)).rebased_reads);
   EXPECT_TRUE(std::holds_alternative<NoConflict>(check_conflict(r, t, d.commit, case3(Mutant::Case3NoRepoint)).outcome));
   // A compaction of only files R did not read moves none of R's rows: R's reads stay as they are.
@@ -652,7 +652,7 @@ TEST(Case3, ReadsFollowACompactionInACommitThatCase2Reconciled) {
   EXPECT_NE(std::find(read.begin(), read.end(), o.commit.adds.front().path), read.end());
 }
 
-// ---- the value-exact tier (docs/semantics.md §10.1, PR 7466) ----
+// ---- the value-exact tier (docs/semantics.md §10.1) ----
 
 TEST(ValueExact, AllEvenAppendVersusAnOddDelete) {
   const Table t = dv_table({ids(0, 1000)}, false);

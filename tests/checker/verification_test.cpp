@@ -1,4 +1,4 @@
-// Stats verification, eligibility (docs/semantics.md §4, §5) and the value-order corners of concrete
+// Stats verification, eligibility (docs/semantics.md §4.2, §5.4) and the value-order corners of concrete
 // evaluation: millisecond timestamps, NaN, signed zeros and wide (DV) bounds.
 #include "tests/support/checker_fixture.h"
 
@@ -201,7 +201,7 @@ TEST_F(Verification, ExplanationNamesTheExpressionAndEachPart) {
   EXPECT_EQ(d.evaluation->children[1].children[1].value.as_int(), 4);
 }
 
-// docs/semantics.md §5: keep = (expression IS TRUE) OR NOT verified; each decision names its cause.
+// docs/semantics.md §5.4: keep = (expression IS TRUE) OR NOT verified; each decision names its cause.
 TEST_F(Verification, EachDecisionExplainsItsVerdict) {
   FileStats f = file(5);
   set(f, X, lng(1), lng(4), 0);

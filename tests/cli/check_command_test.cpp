@@ -174,7 +174,7 @@ TEST(CheckOwnDecisions, SmtDumpWritesOneQueryPerFile) {
 }
 
 
-// ---- the string prefix length (issue 13) ----
+// ---- the string prefix length (docs/semantics.md §4.4) ----
 
 const std::string kPredicatesSchema = std::string(SKIPSOUND_SOURCE_DIR) + "/tests/corpus/schemas/predicates.json";
 

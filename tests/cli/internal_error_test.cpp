@@ -1,4 +1,4 @@
-// Errors inside the code under test are findings (issue 13 §3): a conflict check whose conflict
+// Errors inside the code under test are findings: a conflict check whose conflict
 // filter kept every file because of an unexpected exception is reported by the scenario run and
 // fails the gate; skipsound's own internal errors exit 3, bad input still exits 2.
 #include <stdexcept>

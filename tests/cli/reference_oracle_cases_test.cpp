@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "smt/subprocess.h"
+#include "common/subprocess.h"
 #include "tests/support/temp_files.h"
 
 namespace {
@@ -22,7 +22,7 @@ struct Outcome {
 // `skipsound check <arguments...>`, run as a program (no shell reads the arguments).
 Outcome check(std::vector<std::string> arguments) {
   arguments.insert(arguments.begin(), {SKIPSOUND_BINARY, "check"});
-  const skipsound::smt::ProcessOutput run = skipsound::smt::run_process({arguments, 120'000});
+  const skipsound::ProcessOutput run = skipsound::run_process({arguments, 120'000});
   return {run.exit_status().value_or(-1), run.text};
 }
 

@@ -1,4 +1,4 @@
-// The per-file soundness properties (docs/semantics.md §6) on random worlds, their decision budget, and the
+// The per-file soundness properties (docs/semantics.md §6.1) on random worlds, their decision budget, and the
 // six per-file mutants each found by them.
 #include <chrono>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-// smt/interval_decider.h on hand-made files whose answers follow from docs/semantics.md §4 and §6: the
+// smt/interval_decider.h on hand-made files whose answers follow from docs/semantics.md §4.3 and §6.1: the
 // corners of the stats (realising min and max, all-NULL columns, deletion vectors, truncated
 // strings, the timestamp slack, -0.0 and NaN, the ends of a domain) answered by the procedure
 // itself, each answer equal to Z3's; and the constructs outside its fragment left to Z3.

@@ -1,4 +1,4 @@
-// The Z3 oracle against hand-made files whose answer follows from docs/semantics.md §4 and §6 by hand.
+// The Z3 oracle against hand-made files whose answer follows from docs/semantics.md §4.3 and §6.1 by hand.
 #include <cmath>
 #include <limits>
 
@@ -196,7 +196,7 @@ TEST(Oracle, TimestampMaxIsFlooredToTheMillisecond) {
 }
 
 TEST(Oracle, TruncatedStringsWithMultiByteCharactersAndTopCodePoint) {
-  // A 33-code-point max ending in U+10FFFF is a truncated upper bound (docs/semantics.md §4).
+  // A 33-code-point max ending in U+10FFFF is a truncated upper bound (docs/semantics.md §4.4).
   const std::string prefix(32, 'a');
   const std::string top = "\xF4\x8F\xBF\xBF";  // U+10FFFF
   Case c{schema_of({{"s", TypeKind::String}}), stats(5, {column(str("a"), str(prefix + top), 0)})};
@@ -302,7 +302,7 @@ TEST(Oracle, StringPrefixLengthComesFromTheEvidence) {
   expect_impossible(c, "s > 'ab'", "string prefix length 32");
 }
 
-// docs/semantics.md §4: a max is cut only after N units; "A" + U+007F at N = 32 is exact, so one row holding
+// docs/semantics.md §4.4: a max is cut only after N units; "A" + U+007F at N = 32 is exact, so one row holding
 // "A" could not have written it.
 TEST(Oracle, ShortMaxEndingInATieBreakerIsExact) {
   Case c{schema_of({{"s", TypeKind::String}}), stats(1, {column(str("A"), str("A\x7F"), 0)})};

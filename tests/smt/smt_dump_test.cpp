@@ -8,7 +8,7 @@
 #include "model/sql/binder.h"
 #include "model/values/scratch_directory.h"
 #include "smt/oracle.h"
-#include "smt/subprocess.h"
+#include "common/subprocess.h"
 
 namespace skipsound::smt {
 namespace {

@@ -2,19 +2,20 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <csignal>
 #include <deque>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
-#include <thread>
 
 #include <nlohmann/json.hpp>
+
+#include "common/number_text.h"
+#include "common/subprocess.h"
 
 namespace skipsound::mutation {
 
@@ -65,10 +66,6 @@ void replace_file(const std::string& path, const std::string& content) {
   std::filesystem::rename(temporary, path);
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // "per-file properties: 3 failing cases (first finding after 1.20 s of per-file)" from the gate's JSON.
 std::string gate_first_failure(const std::string& json_path) {
   std::ifstream in(json_path);
@@ -80,9 +77,8 @@ std::string gate_first_failure(const std::string& json_path) {
                            : j["failures"].front().get<std::string>();
     for (const nlohmann::json& phase : j.value("phases", nlohmann::json::array())) {
       if (phase.contains("firstFinding") && !phase["firstFinding"].is_null()) {
-        char when[64];
-        std::snprintf(when, sizeof when, "%.2f", phase["firstFinding"].get<double>());
-        text += " (first finding after " + std::string(when) + " s of " + phase.value("phase", "?") + ")";
+        text += " (first finding after " + fixed(phase["firstFinding"].get<double>(), 2) + " s of " +
+                phase.value("phase", "?") + ")";
         break;
       }
     }
@@ -96,41 +92,14 @@ std::string gate_first_failure(const std::string& json_path) {
 
 ProcessResult run_process(const std::vector<std::string>& argv, double timeout_seconds, const std::string& log_path) {
   if (argv.empty()) throw std::invalid_argument("empty command");
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  const auto start = std::chrono::steady_clock::now();
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    setpgid(0, 0);
-    const int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (log >= 0) {
-      dup2(log, STDOUT_FILENO);
-      dup2(log, STDERR_FILENO);
-      close(log);
-    }
-    execvp(args[0], args.data());
-    _exit(127);
-  }
-  setpgid(pid, pid);
-  live_child = pid;
-  ProcessResult result;
-  int status = 0;
-  while (waitpid(pid, &status, WNOHANG) == 0) {
-    if (seconds_since(start) > timeout_seconds) {
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      result.timed_out = true;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  kill(-pid, SIGKILL);  // whatever the command left behind in its group
+  ProcessRequest request(argv, static_cast<int>(std::min(timeout_seconds * 1000, 1e9)));
+  request.output_file = log_path;
+  request.own_process_group = true;  // a build's compilers die with it
+  request.on_start = [](int pid) { live_child = pid; };
+  const ProcessOutput out = skipsound::run_process(request);
   live_child = 0;
-  result.seconds = seconds_since(start);
-  if (!result.timed_out && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-  return result;
+  if (!out.spawn_error.empty()) std::ofstream(log_path, std::ios::app) << "cannot run " << out.spawn_error << "\n";
+  return ProcessResult{out.exit_status(), out.killed, out.seconds};
 }
 
 std::string file_tail(const std::string& path, size_t lines) {

@@ -1,7 +1,6 @@
 #include "tools/mutate/mutation_report.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -9,15 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/number_text.h"
+
 namespace skipsound::mutation {
 
 namespace {
-
-std::string fixed(double v, int digits) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", digits, v);
-  return buffer;
-}
 
 std::string required_string(const nlohmann::json& entry, const char* key, const std::string& where) {
   if (!entry.contains(key) || !entry[key].is_string()) throw std::runtime_error(where + "." + key + ": a string is required");

@@ -1,4 +1,4 @@
-// skipsound-mutate: mutation testing of the code under test (README "Mutation testing"). One
+// skipsound-mutate: mutation testing of the code under test (docs/mutation.md). One
 // mutation at a time (tools/mutate/mutations.h) is written into the source tree, skipsound is
 // rebuilt incrementally in a separate build folder, and a time-boxed gate judges it; the report
 // (tools/mutate/mutation_report.h) is rewritten after every mutant, so a stopped run keeps what
@@ -30,7 +30,7 @@ constexpr int kExitOk = 0, kExitSurvivor = 1, kExitUsage = 2, kExitInternal = 3;
 // A mutant costs about a minute on two loaded cores with these: 120 per-file cases and 60 trials
 // per explorer category, the corpus, each phase stopping at its first finding and the gate at the
 // first phase with one. Left out: the rule proofs, the bounded exhaustive cross-check and the
-// second solver, which judge the oracles rather than the code under test (README "Mutation testing").
+// second solver, which judge the oracles rather than the code under test (docs/mutation.md).
 constexpr const char* kDefaultGateArguments =
     "gate --fail-fast=gate --budget 60 --mutant none --cross-check none --skip-proofs --exhaustive 0";
 

@@ -50,7 +50,7 @@ TEST(ActionGaps, CdcLinesAreReadAndUnknownActionTypesIgnored) {
 }
 
 // Delta's PROTOCOL.md "Commit Provenance Information": isBlindAppend is written when known and left
-// out when not (skipsound reads an absent flag as not blind: docs/semantics.md §7).
+// out when not (skipsound reads an absent flag as not blind: docs/semantics.md §7.2).
 TEST(ActionGaps, CommitInfoWritesIsBlindAppendOnlyWhenKnown) {
   CommitInfo info;
   info.operation = "WRITE";

@@ -1,4 +1,4 @@
-// Spark's boolean grammar beyond comparisons (docs/semantics.md §3): each construct parses to the
+// Spark's boolean grammar beyond comparisons (docs/semantics.md §3.1): each construct parses to the
 // IR Spark's AstBuilder builds, binds with its type rules and errors, evaluates in 3VL as Spark
 // does, and prints back to SQL that parses and binds to the same IR.
 #include <gtest/gtest.h>

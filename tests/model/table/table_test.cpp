@@ -198,7 +198,7 @@ Operation upsert(const std::vector<Row>& source) {
   return merge;
 }
 
-// docs/semantics.md §7: an ON over the join key alone records no data predicate (Delta's read).
+// docs/semantics.md §7.3: an ON over the join key alone records no data predicate (Delta's read).
 TEST(Operations, MergeUpsertsOnTheKeyAndRecordsNoPredicateForAJoinKeyOn) {
   Table table = make_table(false);
   const Operation merge = upsert({row(2, 99, "a"), row(7, 70, "a")});
@@ -319,7 +319,7 @@ TEST(Transaction, RerunOnAnotherStateSeesItsRows) {
   EXPECT_EQ(txn.describe(), "DELETE WHERE x > 10");
 }
 
-// docs/semantics.md §10: live files are keyed by (path, DV). Two DV DELETEs of one file from one snapshot
+// docs/semantics.md §4.7: live files are keyed by (path, DV). Two DV DELETEs of one file from one snapshot
 // (the stale-tombstone schedule): the second one's remove(P, {}) cancels nothing once the first
 // replaced (P, {}) by (P, {0}), so both DV versions stay live and rows come back or double.
 // The live file with this path and DV, if any.
@@ -422,7 +422,7 @@ bool has(const std::optional<std::vector<std::string>>& list, const std::string&
   return list && std::find(list->begin(), list->end(), item) != list->end();
 }
 
-// docs/semantics.md §7 (ALTER TABLE): the properties a metaData action's configuration gives. The
+// docs/semantics.md §7.3 (ALTER TABLE): the properties a metaData action's configuration gives. The
 // DV and isolation keys become typed properties, the stats keys the stats config, and every other
 // key is kept verbatim so the metadata round-trips.
 TEST(TableProperties, FromMetadataSortsEveryKeyIntoItsProperty) {
@@ -456,7 +456,7 @@ TEST(TableProperties, MetadataHasATableId) {
   EXPECT_EQ(m.id, make_table(true).metadata().id);  // one table identity across its versions
 }
 
-// docs/semantics.md §7: `delta.enableDeletionVectors = true` also adds the deletionVectors
+// docs/semantics.md §7.3: `delta.enableDeletionVectors = true` also adds the deletionVectors
 // feature (reader and writer); any other property adds no feature.
 TEST(Alter, EnablingDeletionVectorsAddsTheFeatureAndNothingElseDoes) {
   const Table table = make_table(false);
@@ -489,7 +489,7 @@ TEST(Alter, AddingAFeatureKeepsTheTablesFeatures) {
   EXPECT_EQ(protocol->writer_features, (std::vector<std::string>{"deletionVectors", "columnMapping", "appendOnly"}));
 }
 
-// docs/semantics.md §7: delta.minReaderVersion / delta.minWriterVersion raise the protocol to a
+// docs/semantics.md §7.3: delta.minReaderVersion / delta.minWriterVersion raise the protocol to a
 // positive integer; any other text is refused.
 TEST(Alter, ProtocolVersionPropertiesTakePositiveIntegers) {
   const Table table = make_table(false);
@@ -523,7 +523,7 @@ TEST(Alter, DropFeatureCommitsMetadataOnlyWhenItChanges) {
   EXPECT_FALSE(has(committed_protocol(other.commit)->writer_features, "checkConstraints"));
 }
 
-// docs/semantics.md §7: a commit knows whether it carries a metaData action (WriteSerializable's
+// docs/semantics.md §7.2: a commit knows whether it carries a metaData action (WriteSerializable's
 // metadata check) or a protocol action.
 TEST(CommitActions, HasMetadataAndHasProtocolSeeTheirActions) {
   Commit commit;
@@ -588,7 +588,7 @@ TEST(Merge, UpsertOnKeyHasOneUpdateAndOneInsertClause) {
   EXPECT_FALSE(spec.insert_only());
 }
 
-// docs/semantics.md §7 (MERGE): in a MATCHED-only MERGE, a clause without a target-only conjunct
+// docs/semantics.md §7.3 (MERGE): in a MATCHED-only MERGE, a clause without a target-only conjunct
 // makes the OR over the clauses TRUE, wherever it stands among them.
 TEST(Merge, AnUnconditionedMatchedClauseFirstMakesTheClauseReadTrue) {
   const Schema joint = merge_schema(test_schema());

@@ -98,6 +98,17 @@ TEST(ParallelTrials, AWorkersExceptionReachesTheCaller) {
                std::runtime_error);
 }
 
+// The pool without per-thread state (the cross-checks' batches, the bad-input corpus's processes):
+// every index once, on up to the threads asked for, and a job's exception reaches the caller.
+TEST(ParallelTrials, ForEachIndexRunsEveryIndexOnceAndRethrows) {
+  std::vector<std::atomic<int>> runs(100);
+  for_each_index(3, runs.size(), [&](size_t i) { ++runs[i]; });
+  for (const std::atomic<int>& n : runs) EXPECT_EQ(n.load(), 1);
+  for_each_index(2, 0, [](size_t) { ADD_FAILURE() << "no index to run"; });
+  EXPECT_THROW(for_each_index(2, 10, [](size_t i) { if (i == 7) throw std::runtime_error("job 7"); }),
+               std::runtime_error);
+}
+
 TEST(ParallelTrials, GenerationIsRefusedOnAWorker) {
   EXPECT_NO_THROW(require_generation_thread());
   Workers<Counter> workers(2, [] { return std::make_unique<Counter>(); });

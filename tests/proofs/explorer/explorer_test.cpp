@@ -5,32 +5,12 @@
 
 #include "proofs/explorer/explorer.h"
 #include "proofs/scenario/scenario.h"
+#include "tests/support/category_shape.h"
 
 namespace skipsound {
 namespace {
 
 using generators::WorldCategory;
-
-// The shape each category exists to produce (proofs/explorer/explorer.cpp's shapes_of).
-const char* expected_shape(WorldCategory c) {
-  switch (c) {
-    case WorldCategory::Disjoint: return "all-committed";
-    case WorldCategory::Overlapping: return "shared-row";
-    case WorldCategory::MissingStats: return "missing-stats";
-    case WorldCategory::WideDv: return "wide-dv-add";
-    case WorldCategory::Partitioned: return "partitioned";
-    case WorldCategory::WholeTable: return "whole-table-read";
-    case WorldCategory::EmptyReads: return "empty-reads";
-    case WorldCategory::ValueMoving: return "value-moving";
-    case WorldCategory::Mixed: return "multi-read";
-    case WorldCategory::SameFileDisjoint: return "same-file-disjoint";
-    case WorldCategory::SameFileOverlap: return "same-file-overlap";
-    case WorldCategory::ImageFiles: return "image-file";
-    case WorldCategory::NoDataChange: return "no-data-change";
-    case WorldCategory::Restore: return "dv-shrinks";
-  }
-  return "";
-}
 
 ExploreOptions small_run(size_t trials) {
   ExploreOptions o;
@@ -47,7 +27,7 @@ TEST(Explorer, SoundCheckerHasNoFindingAndEveryCategoryHasItsShape) {
     EXPECT_EQ(c.stats.unexpected_errors, 0u) << c.stats.first_unexpected_error;
     EXPECT_EQ(c.stats.unjustified_skips, 0u);
     EXPECT_FALSE(c.finding.has_value()) << (c.finding ? c.finding->report : "");
-    EXPECT_GT(c.stats.shapes.count(expected_shape(c.category)) ? c.stats.shapes.at(expected_shape(c.category)) : 0, 0u);
+    EXPECT_GT(c.stats.shapes.count(test::category_shape(c.category)), 0u);
     EXPECT_LT(c.stats.discarded * 10, c.stats.trials) << "most generated worlds must be runnable";
     EXPECT_GT(c.stats.commits, 0u);
   }

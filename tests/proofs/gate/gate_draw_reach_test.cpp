@@ -117,7 +117,7 @@ std::set<size_t> transactions_with_any(const World& w, const std::vector<std::st
   return found;
 }
 
-// docs/semantics.md §7 checks 1-4: the table changes of one world in eight, and whether a
+// docs/semantics.md §7.1 checks 1-4: the table changes of one world in eight, and whether a
 // changing transaction commits first (a winner for every other) or later (a loser).
 void table_change_labels(const World& w, std::vector<std::string>& labels) {
   const auto add_if = [&](bool holds, const char* label) { if (holds) labels.push_back(label); };
@@ -238,7 +238,7 @@ TEST(GateDraw, WorldsReachEveryOperationAndShape) {
                       category == WorldCategory::SameFileOverlap || category == WorldCategory::ImageFiles ||
                       category == WorldCategory::Restore;
     if (!pair) expect_all(by_category[category], {"whole-table read"});
-    // docs/semantics.md §10: every tier on and off, but where a category exists for one tier.
+    // docs/semantics.md §10 "Flags": every tier on and off, but where a category exists for one tier.
     for (generators::Tier tier : generators::all_tiers()) {
       const std::string name = generators::tier_name(tier);
       const bool forced_on = (category == WorldCategory::ImageFiles && tier == generators::Tier::Case2) ||

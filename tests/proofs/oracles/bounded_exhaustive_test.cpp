@@ -1,4 +1,4 @@
-// The bounded exhaustive cross-check (issue 13): its brute force stays independent of smt/ and
+// The bounded exhaustive cross-check: its brute force stays independent of smt/ and
 // checker/, explains every file it enumerates, agrees with the Z3 oracle on every sampled
 // comparison, and finds disagreements once a writer rule is broken on its side.
 #include <gtest/gtest.h>
@@ -112,7 +112,7 @@ TEST(BoundedExhaustive, TightStatsOfOneRowAllowThatRowOnly) {
   const StatsQuestion q{exhaustive::written_stats({{Value::integral(TypeKind::Byte, 1)}}, u, {}), 0};
   EXPECT_TRUE(brute.find_row(q, parse_and_bind("x = 1", u.schema())));
   EXPECT_FALSE(brute.find_row(q, parse_and_bind("x <> 1 OR x IS NULL", u.schema())));
-  // Rows {-1, 1}: nothing in between; a DV deleting one keeps both candidates, and docs/semantics.md §4's
+  // Rows {-1, 1}: nothing in between; a DV deleting one keeps both candidates, and docs/semantics.md §4.6's
   // bounds reading adds the domain values between them.
   const std::vector<Row> two = {{Value::integral(TypeKind::Byte, -1)}, {Value::integral(TypeKind::Byte, 1)}};
   const StatsQuestion tight{exhaustive::written_stats(two, u, {}), 0};

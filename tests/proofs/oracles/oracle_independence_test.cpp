@@ -1,4 +1,4 @@
-// docs/semantics.md §6 "Independence": an oracle shares no code with the code under test (checker/). Every
+// docs/semantics.md §6.5: an oracle shares no code with the code under test (checker/). Every
 // project file an oracle source includes — directly, through project headers, or through the
 // implementation file beside each such header (the code it calls) — must be outside checker/.
 #include <filesystem>

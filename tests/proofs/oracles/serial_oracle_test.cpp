@@ -100,7 +100,7 @@ TEST(SerialOracle, TheWriteSkewIsLabelledHistoryOrder) {
   EXPECT_EQ(w.verdicts[1].matching_order, "T2 -> T1");
 }
 
-// ---- docs/semantics.md §10: deletion-vector worlds (one file P = [1, 2, 3, 4]) ----
+// ---- docs/semantics.md §10 "Model prerequisites": deletion-vector worlds (one file P = [1, 2, 3, 4]) ----
 
 struct DvWorld {
   Table snapshot;

@@ -207,7 +207,7 @@ TEST(ScenarioLanguage, RangeBoundsAreWholeIntegersThatFitTheColumn) {
   EXPECT_EQ(error_of(head + "T1 @v1x: SELECT\n"), "s.scn:3: expected an integer, got '1x'");
 }
 
-// docs/semantics.md §10's tier flags, by their Delta names, each away from its default.
+// The tier flags of docs/semantics.md §10 "Flags", by their Delta names, each away from its default.
 TEST(ScenarioLanguage, FlagsSetTheirTiers) {
   const std::string tail = "schema: id long\nfile f0: range id 0 10\nT1: DELETE WHERE id = 1\ncommit: T1\n";
   const ConflictCheckOptions defaults = parse_scenario(tail, "s.scn").options;

@@ -33,7 +33,8 @@ class MutantRun : public ::testing::Test {
   }
   // A gate that fails (exit 1) when it sees the mutant and passes otherwise.
   std::vector<std::string> gate_detecting_the_mutant() const {
-    return {"sh", "-c", "grep -q '<=' '" + (root_ / "code.cpp").string() + "' && exit 1; exit 0"};
+    // The file reaches the script as its argument, never as part of its text.
+    return {"sh", "-c", "grep -q '<=' \"$1\" && exit 1; exit 0", "gate", (root_ / "code.cpp").string()};
   }
 
   static constexpr const char* kSource = "bool f(int a, int b) { return a < b; }\n";
@@ -44,11 +45,11 @@ class MutantRun : public ::testing::Test {
 
 TEST_F(MutantRun, ExitStatusesAndTimeoutsAreClassified) {
   const std::string log = (root_ / "log").string();
-  EXPECT_EQ(classify_gate_exit(run_process({"sh", "-c", "exit 1"}, 5, log)), Status::Killed);
-  EXPECT_EQ(classify_gate_exit(run_process({"sh", "-c", "exit 0"}, 5, log)), Status::Survived);
+  EXPECT_EQ(classify_gate_exit(run_process({"false"}, 5, log)), Status::Killed);
+  EXPECT_EQ(classify_gate_exit(run_process({"true"}, 5, log)), Status::Survived);
   EXPECT_EQ(classify_gate_exit(run_process({"sh", "-c", "exit 3"}, 5, log)), Status::Crashed);
   EXPECT_EQ(classify_gate_exit(run_process({"sh", "-c", "kill -SEGV $$"}, 5, log)), Status::Crashed);
-  const ProcessResult slow = run_process({"sh", "-c", "sleep 30"}, 0.3, log);
+  const ProcessResult slow = run_process({"sleep", "30"}, 0.3, log);
   EXPECT_TRUE(slow.timed_out);
   EXPECT_LT(slow.seconds, 10);
   EXPECT_EQ(classify_gate_exit(slow), Status::Timeout);
@@ -71,7 +72,7 @@ TEST_F(MutantRun, TheGateSeesTheMutantAndTheSourceIsRestoredAfterwards) {
 
 TEST_F(MutantRun, ABuildFailureIsNotRunAndStillRestores) {
   config_.build_command = {"sh", "-c", "echo compile error >&2; exit 2"};
-  config_.gate_command = {"sh", "-c", "exit 1"};
+  config_.gate_command = {"false"};
   const MutantOutcome outcome = run_mutant(config_, relational(), kSource);
   EXPECT_EQ(outcome.status, Status::BuildFailure);
   EXPECT_EQ(outcome.output_tail, "compile error\n");
@@ -79,7 +80,7 @@ TEST_F(MutantRun, ABuildFailureIsNotRunAndStillRestores) {
 }
 
 TEST_F(MutantRun, ASlowGateIsATimeout) {
-  config_.gate_command = {"sh", "-c", "sleep 30"};
+  config_.gate_command = {"sleep", "30"};
   config_.gate_timeout = 0.3;
   EXPECT_EQ(run_mutant(config_, relational(), kSource).status, Status::Timeout);
   EXPECT_EQ(read(root_ / "code.cpp"), kSource);

@@ -1,4 +1,4 @@
-#include "smt/subprocess.h"
+#include "common/subprocess.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <chrono>
@@ -16,7 +17,7 @@
 
 extern char** environ;
 
-namespace skipsound::smt {
+namespace skipsound {
 
 namespace {
 
@@ -126,8 +127,13 @@ int milliseconds_until(Clock::time_point deadline) {
 pid_t spawn(const ProcessRequest& r, const Pipe& output, const Pipe* input, std::string& error) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, output.write_end.get(), STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, output.write_end.get(), STDERR_FILENO);
+  if (r.output_file) {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, r.output_file->c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  } else {
+    posix_spawn_file_actions_adddup2(&actions, output.write_end.get(), STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, output.write_end.get(), STDERR_FILENO);
+  }
   if (input) {
     posix_spawn_file_actions_adddup2(&actions, input->read_end.get(), STDIN_FILENO);
   } else {
@@ -144,7 +150,12 @@ pid_t spawn(const ProcessRequest& r, const Pipe& output, const Pipe* input, std:
   sigaddset(&pipe_signal, SIGPIPE);
   posix_spawnattr_setsigmask(&attributes, &none);
   posix_spawnattr_setsigdefault(&attributes, &pipe_signal);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+  if (r.own_process_group) {
+    posix_spawnattr_setpgroup(&attributes, 0);
+    flags |= POSIX_SPAWN_SETPGROUP;
+  }
+  posix_spawnattr_setflags(&attributes, flags);
   std::vector<char*> args;
   for (const std::string& a : r.argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -157,13 +168,16 @@ pid_t spawn(const ProcessRequest& r, const Pipe& output, const Pipe* input, std:
   return 0;
 }
 
-// Reads its output (and feeds its stdin) until it closes its output or the deadline passes.
-void collect(pid_t pid, FileDescriptor& output, StdinFeeder* feeder, Clock::time_point deadline, ProcessOutput& out) {
+// Reads its output (and feeds its stdin) until it closes its output, or with no output to read
+// until its stdin is fed, or until the deadline passes. `victim` is its pid, or minus its process
+// group's.
+void collect(pid_t victim, FileDescriptor& output, StdinFeeder* feeder, Clock::time_point deadline, ProcessOutput& out) {
   std::array<char, 4096> buffer{};
   for (;;) {
+    if (!output.is_open() && (!feeder || feeder->fd() < 0)) return;
     const int left = milliseconds_until(deadline);
     if (left == 0) {
-      kill(pid, SIGKILL);
+      kill(victim, SIGKILL);
       out.killed = true;
       return;
     }
@@ -181,17 +195,20 @@ void collect(pid_t pid, FileDescriptor& output, StdinFeeder* feeder, Clock::time
   }
 }
 
-// Reaps the process, killing it if it is still running at the deadline (it may close its output
-// and go on).
-void reap(pid_t pid, Clock::time_point deadline, ProcessOutput& out) {
+// Reaps the process, killing it (its group: `victim`) if it is still running at the deadline (it
+// may close its output and go on). The wait between looks grows from 2 ms to 50 ms: a short run
+// ends soon after its exit, a long build is not woken hundreds of times a second.
+void reap(pid_t pid, pid_t victim, Clock::time_point deadline, ProcessOutput& out) {
+  std::chrono::milliseconds pause(2);
   for (;;) {
     const pid_t reaped = waitpid(pid, &out.status, out.killed ? 0 : WNOHANG);
     if (reaped == pid || (reaped < 0 && errno != EINTR)) return;
     if (reaped == 0 && milliseconds_until(deadline) == 0) {
-      kill(pid, SIGKILL);
+      kill(victim, SIGKILL);
       out.killed = true;
     } else if (reaped == 0) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      std::this_thread::sleep_for(std::min(pause, std::chrono::milliseconds(milliseconds_until(deadline) + 1)));
+      pause = std::min(pause * 2, std::chrono::milliseconds(50));
     }
   }
 }
@@ -219,20 +236,23 @@ ProcessOutput run_process(const ProcessRequest& request) {
     fcntl(input.write_end.get(), F_SETFL, O_NONBLOCK);  // our end only: the process reads as usual
   }
   Pipe output;
-  if (!open_pipe(output, out.spawn_error)) return out;
+  if (!request.output_file && !open_pipe(output, out.spawn_error)) return out;
   const pid_t pid = spawn(request, output, request.stdin_file ? &input : nullptr, out.spawn_error);
   output.write_end.reset();
   input.read_end.reset();
   if (pid == 0) return out;
+  if (request.on_start) request.on_start(pid);
+  const pid_t victim = request.own_process_group ? -pid : pid;
   {
     const SigpipeHeldBack held;
     StdinFeeder feeder(stdin_source, input.write_end);
-    collect(pid, output.read_end, request.stdin_file ? &feeder : nullptr, deadline, out);
+    collect(victim, output.read_end, request.stdin_file ? &feeder : nullptr, deadline, out);
   }
   input.write_end.reset();
-  reap(pid, deadline, out);
+  reap(pid, victim, deadline, out);
+  if (request.own_process_group) kill(victim, SIGKILL);  // whatever it left running in its group
   out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return out;
 }
 
-}  // namespace skipsound::smt
+}  // namespace skipsound

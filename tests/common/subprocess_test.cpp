@@ -1,15 +1,21 @@
-// The one subprocess helper (smt/subprocess.h): arguments reach the program as they are, with no
+// The one subprocess helper (common/subprocess.h): arguments reach the program as they are, with no
 // shell; stdin is fed through a pipe, also to a program that stops reading early; the working
-// folder is the request's; a program past its deadline is killed, and one that cannot start says why.
+// folder is the request's; a program past its deadline is killed (with its process group when it
+// leads one), output may go to a file, and one that cannot start says why.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <thread>
 
 #include "model/values/scratch_directory.h"
-#include "smt/subprocess.h"
+#include "common/subprocess.h"
 
-namespace skipsound::smt {
+namespace skipsound {
 namespace {
 
 TEST(Subprocess, ArgumentsAreNeverShellSyntax) {
@@ -85,5 +91,52 @@ TEST(Subprocess, AProgramThatCannotStartSaysWhy) {
   EXPECT_EQ(run_process(unreadable).spawn_error, "cannot read no-such-folder/no-such-file: No such file or directory");
 }
 
+// Whether a process has ended: gone, or a zombie its new parent has not reaped yet.
+bool ended(int pid) {
+  if (kill(pid, 0) != 0) return true;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string id, name, state;
+  return stat >> id >> name >> state && state == "Z";
+}
+
+// The mutation tool's way: output to a log file, the process leading its own group, whose every
+// member dies at the deadline (a build's compilers with it), and the pid told as it starts.
+TEST(Subprocess, WithAnOutputFileAndItsOwnGroupTheWholeGroupIsKilledAtTheDeadline) {
+  const ScratchDirectory dir("test");
+  ProcessRequest r{{"sh", "-c", "echo started; echo oops >&2; sleep 30 & echo $! > child; wait"}, 500};
+  r.working_dir = dir.path();
+  r.output_file = dir.path() / "log";
+  r.own_process_group = true;
+  int started = 0;
+  r.on_start = [&](int pid) { started = pid; };
+  const ProcessOutput p = run_process(r);
+  EXPECT_TRUE(p.killed);
+  EXPECT_GT(started, 0);
+  EXPECT_EQ(p.text, "");
+  std::ifstream log(dir.path() / "log");
+  const std::string logged((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(logged, "started\noops\n");
+  std::ifstream child_file(dir.path() / "child");
+  int child = 0;
+  ASSERT_TRUE(child_file >> child);
+  // The group's other member has ended too (allow the kill a moment to land).
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {
+    gone = ended(child);
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(gone) << "the sleep the shell started outlived the deadline";
+}
+
+TEST(Subprocess, WithAnOutputFileItsExitStatusIsKept) {
+  const ScratchDirectory dir("test");
+  ProcessRequest r{{"sh", "-c", "echo done; exit 4"}};
+  r.output_file = dir.path() / "log";
+  const ProcessOutput p = run_process(r);
+  EXPECT_EQ(p.exit_status(), 4);
+  EXPECT_FALSE(p.killed);
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "log"));
+}
+
 }  // namespace
-}  // namespace skipsound::smt
+}  // namespace skipsound
