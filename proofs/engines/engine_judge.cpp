@@ -264,7 +264,9 @@ void judge(const Scenario& scenario, const WorldRequest& world, const json& resp
     // A commit is judged by what the engine logged: the oracle compares it with the model's
     // re-run on the snapshot (a wrong result) and with the allowed serial orders.
     if (o.committed) {
-      transactions[a.transaction].commit = after == before ? Commit{{}, {}, {}, {}, transactions[a.transaction].commit.changes_data}
+      // An operation that wrote no commit is nowhere in the log's order: like a read, it is
+      // ordered at its snapshot (an empty commit that changes no data, docs/semantics.md §6).
+      transactions[a.transaction].commit = after == before ? Commit{{}, {}, {}, {}, false}
                                                            : logged_commit(dir, after, *state_after, transactions[a.transaction].commit);
       o.committed_actions = transactions[a.transaction].commit;
     }

@@ -94,11 +94,13 @@ json operation_json(const Operation& op, const Schema& schema) {
   }
 }
 
-// A non-blind INSERT and a commit without isBlindAppend need nothing of the engine: the oracle
-// takes every commit's isBlindAppend from the engine's log (docs/engines.md, "Judging").
+// A commit without isBlindAppend needs nothing of the engine: the oracle takes every commit's
+// isBlindAppend from the engine's log (delta-rs writes none). An INSERT that read the table
+// cannot be said through its API.
 json transaction_json(const ScenarioTransaction& txn, const Schema& schema) {
   if (txn.start_version) throw Unsupported{"a transaction at a named version"};
   if (txn.settings.reads_whole_table) throw Unsupported{"a whole-table read besides the operation"};
+  if (txn.settings.force_not_blind) throw Unsupported{"an INSERT that is not a blind append"};
   if (txn.settings.stats == StatsPresence::Missing) throw Unsupported{"a writer without stats"};
   if (txn.operations.size() != 1) throw Unsupported{"several operations in one transaction"};
   return {{"name", txn.name}, {"operation", operation_json(txn.operations[0], schema)}};
