@@ -51,5 +51,6 @@ void add_scenario_command(CLI::App& app, int& exit_code);
 void add_gate_command(CLI::App& app, int& exit_code);
 void add_replay_command(CLI::App& app, int& exit_code);
 void add_explore_command(CLI::App& app, int& exit_code);
+void add_engine_gate_command(CLI::App& app, int& exit_code);
 
 }  // namespace skipsound::cli

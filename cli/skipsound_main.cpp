@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   skipsound::cli::add_gate_command(app, exit_code);
   skipsound::cli::add_replay_command(app, exit_code);
   skipsound::cli::add_explore_command(app, exit_code);
+  skipsound::cli::add_engine_gate_command(app, exit_code);
   for (CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
     // A command's own footer (the scenario format) comes before the exit codes and the limits.
     const std::string own = command->get_footer();

@@ -1,0 +1,113 @@
+// `skipsound engine-gate`: the explorer's worlds run through a real engine's driver and judged with
+// skipsound's instruments (proofs/engines/engine_gate.h, docs/engines.md). Exit 0 when nothing is
+// found, 1 with findings (each written with --out as a world and a Python reproduction), 2 on bad
+// usage, 3 on an internal error of skipsound.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/cli.h"
+#include "proofs/engines/engine_gate.h"
+
+#ifndef SKIPSOUND_ENGINES_DIR
+#define SKIPSOUND_ENGINES_DIR "engines"
+#endif
+#ifndef SKIPSOUND_ENGINE_VENV
+#define SKIPSOUND_ENGINE_VENV "venv"
+#endif
+
+namespace skipsound::cli {
+
+namespace {
+
+struct EngineGateArguments {
+  std::string engine = "delta-rs";
+  uint64_t seed = 1;
+  size_t trials = 50;
+  std::vector<std::string> categories;
+  std::vector<std::string> driver;
+  double timeout = 60;
+  std::string keep_tables;
+  std::string out;
+};
+
+const std::filesystem::path kDeltaRsDriver = std::filesystem::path(SKIPSOUND_ENGINES_DIR) / "delta_rs" / "driver.py";
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError("cannot read " + path.string());
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw InputError("cannot write " + path.string());
+}
+
+// Each finding as the world (a scenario file), the driver's request and a standalone reproduction.
+void write_findings(const engines::EngineGateResult& result, const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  const std::string driver_source = read_text(kDeltaRsDriver);
+  for (const engines::EngineTrialFinding& f : result.findings) {
+    std::string stem = std::string(engines::engine_finding_name(f.finding.kind)) + "-" +
+                       generators::world_category_name(f.category) + "-" + std::to_string(f.index);
+    for (char& c : stem) c = c == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    write_text(dir / (stem + ".scn"), "# " + f.finding.headline.substr(0, f.finding.headline.find('\n')) + "\n" + f.scenario_text);
+    write_text(dir / (stem + ".json"), f.request.dump(1) + "\n");
+    write_text(dir / (stem + ".py"), engines::python_reproduction(f, driver_source, result.engine));
+  }
+}
+
+int run(const EngineGateArguments& a) {
+  if (a.engine != "delta-rs") throw InputError("--engine: only delta-rs has a driver, not '" + a.engine + "'");
+  engines::EngineGateOptions options;
+  options.seed = a.seed;
+  options.trials_per_category = a.trials;
+  for (const std::string& name : a.categories) {
+    const auto category = generators::world_category_from_name(name);
+    if (!category) throw InputError("--category: no category '" + name + "'");
+    options.categories.push_back(*category);
+  }
+  options.driver.argv = a.driver;
+  if (options.driver.argv.empty()) {
+    options.driver.argv = {(std::filesystem::path(SKIPSOUND_ENGINE_VENV) / "bin" / "python").string(), "-B",
+                           kDeltaRsDriver.string()};
+  }
+  options.driver.deadline_ms = static_cast<int>(a.timeout * 1000);
+  if (!a.keep_tables.empty()) options.keep_tables = a.keep_tables;
+  std::cout << "skipsound engine-gate: " << a.engine << ", seed " << a.seed << " (replay with --seed " << a.seed
+            << "), " << a.trials << " trials per category" << std::endl;
+  const engines::EngineGateResult result = engines::run_engine_gate(options);
+  std::cout << engines::render_engine_gate(result);
+  if (!a.out.empty() && !result.findings.empty()) write_findings(result, a.out);
+  return result.findings.empty() ? kExitOk : kExitFinding;
+}
+
+}  // namespace
+
+void add_engine_gate_command(CLI::App& app, int& exit_code) {
+  auto arguments = std::make_shared<EngineGateArguments>();
+  CLI::App* command = app.add_subcommand(
+      "engine-gate", "run the explorer's worlds through a real engine (delta-rs) and judge its commits, log and "
+                     "stats with skipsound's oracles");
+  command->add_option("--engine", arguments->engine, "the engine: delta-rs (the deltalake package)");
+  command->add_option("--seed", arguments->seed, "master seed (default 1; printed at start)");
+  command->add_option("--trials", arguments->trials, "trials per category (default 50)")->check(CLI::Range(1, 1'000'000));
+  command->add_option("--category", arguments->categories, "explorer categories to run (default all)");
+  command->add_option("--driver", arguments->driver,
+                      "the driver command and its arguments (default: the build folder's venv python with "
+                      "engines/delta_rs/driver.py)");
+  command->add_option("--timeout", arguments->timeout, "seconds a trial may take before the driver is killed (default 60)")
+      ->check(CLI::Range(0.1, 3600.0));
+  command->add_option("--keep-tables", arguments->keep_tables, "write the tables into this folder and keep them");
+  command->add_option("--out", arguments->out,
+                      "write each finding here: the world (.scn), the driver's request (.json) and a Python "
+                      "reproduction using deltalake and pyarrow alone (.py)");
+  command->callback([arguments, &exit_code] { exit_code = run(*arguments); });
+}
+
+}  // namespace skipsound::cli

@@ -1,0 +1,129 @@
+// The engine gate against faulty drivers (tests/support/fake_engine_driver.py: the real delta-rs
+// driver with one fault each) and against the real pinned deltalake (the delta-rs smoke).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "model/values/scratch_directory.h"
+#include "proofs/engines/engine_gate.h"
+#include "common/subprocess.h"
+
+namespace skipsound::engines {
+namespace {
+
+using generators::WorldCategory;
+
+const std::filesystem::path kSource = SKIPSOUND_SOURCE_DIR;
+const std::filesystem::path kVenv = SKIPSOUND_ENGINE_VENV;
+
+class EngineGate : public ::testing::Test {
+ protected:
+  // The drivers' venv, made by the project's script when missing (it waits for a parallel maker).
+  static void SetUpTestSuite() {
+    const ProcessOutput made =
+        run_process(ProcessRequest({(kSource / "scripts" / "engine-venv").string(), kVenv.string()}, 900'000));
+    ASSERT_EQ(made.exit_status(), 0) << made.text;
+  }
+
+  static DriverCommand driver(const std::string& fault = "") {
+    DriverCommand command;
+    command.argv = {(kVenv / "bin" / "python").string(), "-B"};  // -B: no __pycache__ in the source tree
+    if (fault.empty()) {
+      command.argv.push_back((kSource / "engines" / "delta_rs" / "driver.py").string());
+    } else {
+      command.argv.push_back((kSource / "tests" / "support" / "fake_engine_driver.py").string());
+      command.argv.push_back(fault);
+    }
+    return command;
+  }
+
+  static EngineGateResult run(const std::string& fault, std::vector<WorldCategory> categories, size_t trials,
+                              int deadline_ms = 60'000) {
+    EngineGateOptions options;
+    options.seed = 7;
+    options.categories = std::move(categories);
+    options.trials_per_category = trials;
+    options.driver = driver(fault);
+    options.driver.deadline_ms = deadline_ms;
+    return run_engine_gate(options);
+  }
+
+  static size_t count(const EngineGateResult& r, EngineFindingKind kind) {
+    return static_cast<size_t>(std::count_if(r.findings.begin(), r.findings.end(),
+                                             [&](const EngineTrialFinding& f) { return f.finding.kind == kind; }));
+  }
+};
+
+TEST_F(EngineGate, ACommitWithoutConflictCheckIsAMissedConflict) {
+  const EngineGateResult r = run("no-conflict-check", {WorldCategory::ValueMoving}, 20);
+  EXPECT_GT(count(r, EngineFindingKind::MissedConflict), 0u) << render_engine_gate(r);
+  EXPECT_EQ(count(r, EngineFindingKind::EngineError), 0u) << render_engine_gate(r);
+}
+
+TEST_F(EngineGate, AMaxBelowARowIsUnsoundStats) {
+  const EngineGateResult r = run("wrong-stat", {WorldCategory::Disjoint}, 4);
+  EXPECT_EQ(count(r, EngineFindingKind::UnsoundStats), r.categories[0].second.ran) << render_engine_gate(r);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_NE(r.findings[0].finding.headline.find("exclude its row"), std::string::npos) << r.findings[0].finding.headline;
+}
+
+TEST_F(EngineGate, AFailedAttemptIsAnEngineError) {
+  const EngineGateResult r = run("engine-error", {WorldCategory::Disjoint}, 4);
+  EXPECT_EQ(count(r, EngineFindingKind::EngineError), r.categories[0].second.ran) << render_engine_gate(r);
+}
+
+TEST_F(EngineGate, AListingTheLogLacksIsALogFinding) {
+  const EngineGateResult r = run("extra-file", {WorldCategory::Disjoint}, 4);
+  EXPECT_EQ(count(r, EngineFindingKind::Log), r.categories[0].second.ran) << render_engine_gate(r);
+}
+
+// A broken driver costs one finding per trial and a restart, never a hang or a lost trial.
+TEST_F(EngineGate, GarbageHangsAndDeathsAreEngineErrorsAndTheDriverRestarts) {
+  for (const std::string fault : {"garbage", "hang", "die"}) {
+    const EngineGateResult r = run(fault, {WorldCategory::Disjoint}, 4, 3'000);
+    EXPECT_GT(r.categories[0].second.ran, 0u) << fault;
+    EXPECT_EQ(count(r, EngineFindingKind::EngineError), r.categories[0].second.ran) << fault << render_engine_gate(r);
+    EXPECT_EQ(r.driver_starts, r.categories[0].second.ran) << fault;
+  }
+}
+
+// The reproduction of the missed conflict the fault caused, run with the real deltalake: there
+// the loser's commit is checked, so the oracle's assertion holds and the file exits 0.
+TEST_F(EngineGate, AReproductionRunsTheWorldWithDeltalakeAlone) {
+  const EngineGateResult r = run("no-conflict-check", {WorldCategory::ValueMoving}, 20);
+  const auto missed = std::find_if(r.findings.begin(), r.findings.end(), [](const EngineTrialFinding& f) {
+    return f.finding.kind == EngineFindingKind::MissedConflict;
+  });
+  ASSERT_NE(missed, r.findings.end());
+  std::ifstream driver_file(kSource / "engines" / "delta_rs" / "driver.py");
+  std::stringstream driver_source;
+  driver_source << driver_file.rdbuf();
+  const ScratchDirectory scratch("engine-repro");
+  std::ofstream(scratch.path() / "repro.py") << python_reproduction(*missed, driver_source.str(), r.engine);
+  ProcessRequest request({(kVenv / "bin" / "python").string(), "-B", "repro.py"}, 120'000);
+  request.working_dir = scratch.path();
+  const ProcessOutput ran = run_process(request);
+  EXPECT_EQ(ran.exit_status(), 0) << ran.text;
+  EXPECT_NE(ran.text.find("no finding"), std::string::npos) << ran.text;
+}
+
+// The delta-rs smoke: the real pinned deltalake through every category, at least 50 judged
+// trials. The harness must work on them (no ENGINE ERROR, no LOG finding); delta-rs's own
+// findings (docs/engines.md, findings) may show and are printed.
+TEST_F(EngineGate, DeltaRsSmoke) {
+  const EngineGateResult r = run("", {}, 20);
+  size_t ran = 0;
+  for (const auto& [category, stats] : r.categories) ran += stats.ran;
+  EXPECT_GE(ran, 50u) << render_engine_gate(r);
+  EXPECT_EQ(count(r, EngineFindingKind::EngineError), 0u) << render_engine_gate(r);
+  EXPECT_EQ(count(r, EngineFindingKind::Log), 0u) << render_engine_gate(r);
+  EXPECT_NE(r.engine.find("deltalake 1.6.6"), std::string::npos) << r.engine;
+  std::cout << render_engine_gate(r);
+}
+
+}  // namespace
+}  // namespace skipsound::engines
