@@ -196,7 +196,7 @@ int check_own_decisions(const CheckArguments& args, Report& report, std::ostream
   for (size_t i = 0; i < files.candidates.size(); ++i) {
     const CandidateFile& candidate = files.candidates[i];
     JudgedFile judged{candidate.path, args.predicate, &files.schema, candidate.stats,
-                      scan.files[i].verdict, decider_name(mutant), scan.files[i].data};
+                      scan.files[i].verdict, decider_name(mutant), scan.files[i].data, {}, Judgement::Unknown, {}};
     judge_candidate(judged, oracle, predicate, files, i);
     report.add(judged);
   }
@@ -219,7 +219,8 @@ int check_external_decisions(const CheckArguments& args, Report& report, std::os
     // skipsound's own decision on the same file, shown next to the judged one.
     const ScanResult own = production_decisions(d.bound, d.file, Mutant::None);
     JudgedFile judged{d.name, d.predicate, &d.file.schema, candidate.stats, d.decision,
-                      "the judged engine (line " + std::to_string(d.line) + ")", own.files.front().data};
+                      "the judged engine (line " + std::to_string(d.line) + ")", own.files.front().data, {},
+                      Judgement::Unknown, {}};
     judge_candidate(judged, oracle, d.bound, d.file, 0);
     report.add(judged);
   }

@@ -91,7 +91,7 @@ rc::Gen<int64_t> int64_in(int64_t lo, int64_t hi_inclusive) {
 // Small values, any value of the type, and the type's ends: a long near ±2^63 has more digits
 // than a double holds.
 rc::Gen<Value> random_integral(TypeKind kind) {
-  const auto near_end = [kind](int64_t inside, bool low) {
+  const auto near_end = [kind](int64_t inside, bool low) -> int64_t {
     return low ? integral_min(kind) + inside : integral_max(kind) - inside;
   };
   return rc::gen::map(rc::gen::oneOf(int64_in(-3, 3), int64_in(integral_min(kind), integral_max(kind)),

@@ -163,7 +163,7 @@ CheckArguments large_decimal(const std::string& mutant) {
   args.predicate = "d = 123456789012345678";
   args.inputs.schema_file = temp_file(
       "decimal-schema.json",
-      R"({"type":"struct","fields":[{"name":"d","type":"decimal(18,0)","nullable":true,"metadata":{}}]})");
+      R"json({"type":"struct","fields":[{"name":"d","type":"decimal(18,0)","nullable":true,"metadata":{}}]})json");
   args.inputs.stats_json =
       R"({"numRecords":1,"minValues":{"d":123456789012345678},"maxValues":{"d":123456789012345678},"nullCount":{"d":0}})";
   args.mutant = mutant;
@@ -194,7 +194,7 @@ TEST(CheckDecisions, AnEnginesStatsAreReadByTheOracleItself) {
   // The judged engine's stats text holds 38 digits; both readers keep every one.
   const std::string line =
       R"({"predicate":"d > 12345678901234567890123456789012345677","decision":"kept","schema":{"type":"struct","fields":[)"
-      R"({"name":"d","type":"decimal(38,0)","nullable":true,"metadata":{}}]},"stats":{"numRecords":1,)"
+      R"json({"name":"d","type":"decimal(38,0)","nullable":true,"metadata":{}}]},"stats":{"numRecords":1,)json"
       R"("minValues":{"d":12345678901234567890123456789012345678},"maxValues":{"d":12345678901234567890123456789012345678}}})";
   CheckArguments args;
   args.decisions_file = temp_file("decode.jsonl", line + "\n");
