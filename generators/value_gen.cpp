@@ -155,7 +155,8 @@ rc::Gen<Value> random_decimal(const DataType& type) {
                             });
       }),
       rc::gen::arbitrary<bool>());
-  return rc::gen::oneOf(rc::gen::map(rc::gen::oneOf(int64_in(-200, 200), int64_in(-int64_reach, int64_reach)), make),
+  const auto small = static_cast<int64_t>(std::min<__int128>(largest, 200));
+  return rc::gen::oneOf(rc::gen::map(rc::gen::oneOf(int64_in(-small, small), int64_in(-int64_reach, int64_reach)), make),
                         rc::gen::apply(near_end, uniform_in(0, 3), rc::gen::arbitrary<bool>()), full_width);
 }
 

@@ -1,5 +1,6 @@
 #include "smt/oracle_stats_reader.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
@@ -14,6 +15,47 @@ namespace skipsound::smt {
 namespace {
 
 using nlohmann::json;
+
+// Builds the document down to `keep_depth` levels, numbers kept as their exact text
+// (model/values/exact_json.h); a container below that becomes one null and everything inside it
+// is dropped, so an unknown field nested however deep reads as the production reader skips it.
+class ShallowDocument {
+ public:
+  ShallowDocument(json& result, int keep_depth) : dom_(result), keep_depth_(keep_depth) {}
+  bool null() { return skipping() || dom_.null(); }
+  bool boolean(bool b) { return skipping() || dom_.boolean(b); }
+  bool number_integer(json::number_integer_t v) { return skipping() || dom_.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return skipping() || dom_.number_unsigned(v); }
+  bool number_float(json::number_float_t, const std::string& text) {
+    if (skipping()) return true;
+    json kept = kept_number(text);
+    return dom_.binary(kept.get_binary());
+  }
+  bool string(std::string& s) { return skipping() || dom_.string(s); }
+  bool binary(json::binary_t& b) { return skipping() || dom_.binary(b); }
+  bool key(std::string& k) { return skipping() || dom_.key(k); }
+  bool start_object(std::size_t n) { return enter() || dom_.start_object(n); }
+  bool start_array(std::size_t n) { return enter() || dom_.start_array(n); }
+  bool end_object() { return leave() || dom_.end_object(); }
+  bool end_array() { return leave() || dom_.end_array(); }
+  template <typename Exception>
+  bool parse_error(std::size_t position, const std::string&, const Exception& e) {
+    throw_as_parse_error(position, e);
+  }
+
+ private:
+  bool skipping() const { return depth_ > keep_depth_; }
+  // True when the event is dropped: the container that crosses the depth stands as a null.
+  bool enter() {
+    if (++depth_ == keep_depth_ + 1) dom_.null();
+    return skipping();
+  }
+  bool leave() { return depth_-- > keep_depth_; }
+
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  int keep_depth_;
+  int depth_ = 0;
+};
 
 // A JSON number's text split into its parts: [-]digits[.fraction][e[+-]exponent].
 struct NumberText {
@@ -232,9 +274,14 @@ std::string shown(const std::optional<Value>& v) {
 
 OracleStatsRead read_stats_for_oracle(std::string_view text, const Schema& schema, StatsNaming naming,
                                       const FileStats& production) {
+  // The stats object, its sections and each leaf's struct objects: what lies deeper is no stat
+  // (the production reader skips unknown fields, however deeply nested).
+  size_t depth = 0;
+  for (const Leaf& leaf : schema.leaves()) depth = std::max(depth, leaf.path.size());
   json stats;
   try {
-    stats = parse_json_exact(text);
+    ShallowDocument document(stats, static_cast<int>(depth) + 2);
+    json::sax_parse(text.data(), text.data() + text.size(), &document);
   } catch (const json::exception&) {
     stats = json::object();  // the production reader refused it too, or every stat it read differs
   }

@@ -114,11 +114,12 @@ std::vector<StatsClaimFinding> audit_file_stats(const Schema& schema, const Audi
 }
 
 std::string claim_text(const StatsClaimFinding& f, const Schema& schema) {
+  const auto count_claim = [&] { return std::to_string(f.stated.as_int()); };  // a count claim's stated long
   switch (f.claim) {
-    case StatsClaim::NumRecords: return "numRecords = " + show(f.stated);
-    case StatsClaim::NullCountExact: return "nullCount(" + column_of(f, schema) + ") = " + show(f.stated);
-    case StatsClaim::AllNull: return "nullCount(" + column_of(f, schema) + ") = " + show(f.stated) + " (all live rows NULL)";
-    case StatsClaim::NoneNull: return "nullCount(" + column_of(f, schema) + ") = " + show(f.stated) + " (no live row NULL)";
+    case StatsClaim::NumRecords: return "numRecords = " + count_claim();
+    case StatsClaim::NullCountExact: return "nullCount(" + column_of(f, schema) + ") = " + count_claim();
+    case StatsClaim::AllNull: return "nullCount(" + column_of(f, schema) + ") = " + count_claim() + " (all live rows NULL)";
+    case StatsClaim::NoneNull: return "nullCount(" + column_of(f, schema) + ") = " + count_claim() + " (no live row NULL)";
     case StatsClaim::Min: return "min(" + column_of(f, schema) + ") = " + show(f.stated);
     case StatsClaim::Max: return "max(" + column_of(f, schema) + ") = " + show(f.stated);
   }
