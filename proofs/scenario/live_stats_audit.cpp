@@ -15,9 +15,17 @@ std::vector<bool> deleted_rows(const TableFile& file) {
   return deleted;
 }
 
+// Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "v" + std::to_string(…) at -O3.
 std::string file_text(int64_t version, const TableFile& file) {
-  std::string text = "v" + std::to_string(version) + " " + file.path;
-  if (!file.deleted.empty()) text += " (DV of " + std::to_string(file.deleted.size()) + (file.deleted.size() == 1 ? " row)" : " rows)");
+  std::string text = "v";
+  text += std::to_string(version);
+  text += ' ';
+  text += file.path;
+  if (!file.deleted.empty()) {
+    text += " (DV of ";
+    text += std::to_string(file.deleted.size());
+    text += file.deleted.size() == 1 ? " row)" : " rows)";
+  }
   return text;
 }
 
