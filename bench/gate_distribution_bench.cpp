@@ -21,7 +21,9 @@
 #include "proofs/common/oracle_config.h"
 #include "proofs/gate/gate.h"
 #include "proofs/perfile/per_file_hunt.h"
+#include "proofs/perfile/per_file_log.h"
 #include "proofs/perfile/per_file_properties.h"
+#include "smt/oracle_stats_reader.h"
 
 namespace skipsound {
 namespace {
@@ -114,6 +116,42 @@ void BM_GateDistribution(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_GateDistribution)->ArgName("intervals")->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+// What the oracle's own reading of the stats text (docs/semantics.md §6.7) costs per-file judging,
+// in one run: each decision is judged as the gate judges it (its log read back, the cross-check
+// included), and the cross-check is timed again alone on the same text. Counters: decisions/s
+// with it, decisions/s without its time, and its share of the judging time.
+void BM_DecodeCrossCheckShare(benchmark::State& state) {
+  const auto& cases = gate_cases();
+  smt::Oracle oracle(engine(true));
+  size_t decisions = 0;
+  double judging = 0, decoding = 0;
+  for (auto _ : state) {
+    for (const generators::FileCase& c : cases) {
+      const LogReadBack read = read_back(c.table, c.file, Mutant::None);
+      bool keep_seen = false;
+      for (const ExprPtr& p : c.predicates) {
+        const PerFileOptions options{Mutant::None, keep_seen ? OracleUse::SkipsOnly : OracleUse::Always};
+        double start = thread_seconds();
+        const DecisionCheck check = check_decision(c.table, c.file, p, &oracle, options);
+        judging += thread_seconds() - start;
+        keep_seen |= check.production.verdict == FileVerdict::Keep;
+        ++decisions;
+        if (!read.stats || read.stats_text.empty()) continue;
+        start = thread_seconds();
+        benchmark::DoNotOptimize(smt::read_stats_for_oracle(read.stats_text, c.table.schema, read.stats_naming, *read.stats));
+        decoding += thread_seconds() - start;
+      }
+    }
+  }
+  state.counters["decisions/s"] = static_cast<double>(decisions) / judging;
+  state.counters["decisions/s without decode"] = static_cast<double>(decisions) / (judging - decoding);
+  state.counters["decode%"] = 100.0 * decoding / judging;
+  std::fprintf(stderr, "decode cross-check: %zu decisions, %.0f decisions/s, %.0f/s without it (%.2f %% of the time)\n",
+               decisions, static_cast<double>(decisions) / judging, static_cast<double>(decisions) / (judging - decoding),
+               100.0 * decoding / judging);
+}
+BENCHMARK(BM_DecodeCrossCheckShare)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace skipsound

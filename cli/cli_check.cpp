@@ -12,10 +12,13 @@
 // `KEEP, missed skip (no row can match: …)`, `UNSOUND SKIP (witness row {…})` followed by an
 // Alive2-style report, `UNKNOWN (reason)` (never a licence to skip), or `IMPOSSIBLE STATS (…)`
 // when no writer with the string prefix length N (default 32) stores the file's stats: no file
-// holds them, so a skip is not unsound and a keep is no missed skip; the line names the stat. A
+// holds them, so a skip is not unsound and a keep is no missed skip; the line names the stat; or
+// `DECODE (…)` when the oracle's own reading of the stats text differs from the production
+// reader's (docs/semantics.md §6.7): Z3 judges the oracle's reading, the line says both. A
 // witness that depends on a non-deterministic call says what the call returned (`with rand() #1
 // = 0.25`). A summary line ends the output. Exit status: 1 when any skip is unsound (or the
-// oracle disagrees with itself), 2 on bad input, 3 on an internal error, else 0 — impossible stats included.
+// oracle disagrees with itself, or a stat decodes differently), 2 on bad input, 3 on an internal
+// error, else 0 — impossible stats included.
 // A bad line of a decisions file is reported on stderr as "FILE:LINE: message" and not judged;
 // the other lines are, and the run then exits 2 (their findings are in the report).
 //
@@ -51,6 +54,7 @@
 #include "cli/external_decisions.h"
 #include "proofs/perfile/skip_judgement.h"
 #include "smt/oracle.h"
+#include "smt/oracle_stats_reader.h"
 #include "model/values/exact_json.h"
 
 namespace skipsound::cli {
@@ -162,11 +166,29 @@ std::string decider_name(Mutant mutant) {
   return mutant == Mutant::None ? "skipsound" : std::string("skipsound (mutant ") + mutant_name(mutant) + ")";
 }
 
+// Judges candidate i of `files` on the stats as the oracle's own reader reads their text
+// (docs/semantics.md §6.7); where the production reader read a stat differently, the file is a
+// DECODE finding, whatever Z3 says.
+void judge_candidate(JudgedFile& judged, DumpingOracle& oracle, const ExprPtr& predicate, const LoadedFiles& files,
+                     size_t i) {
+  const CandidateFile& candidate = files.candidates[i];
+  FileEvidence evidence = evidence_of(candidate, files);
+  std::optional<smt::OracleStatsRead> own;
+  if (candidate.stats && files.stats_texts[i]) {
+    own = smt::read_stats_for_oracle(files.stats_texts[i]->text, files.schema, files.stats_texts[i]->naming,
+                                     *candidate.stats);
+    evidence.stats = &own->stats;
+    judged.decode = own->differences;
+  }
+  judged.oracle = oracle.check(predicate, files.schema, evidence, candidate.path);
+  judged.judgement = judge(judged.decision, judged.oracle, judged.decode);
+}
+
 int check_own_decisions(const CheckArguments& args, Report& report, std::ostream& err) {
   if (args.predicate.empty()) throw InputError("a predicate is required unless --decisions is given");
   const Mutant mutant = mutant_from_option(args.mutant);
   std::vector<std::string> warnings;
-  const LoadedFiles files = load_files(args.inputs, warnings);
+  const LoadedFiles files = load_files(args.inputs, warnings, mutant);
   for (const std::string& w : warnings) err << "warning: " << w << "\n";
   const ExprPtr predicate = parse_and_bind(args.predicate, files.schema);
   const ScanResult scan = production_decisions(predicate, files, mutant);
@@ -174,9 +196,8 @@ int check_own_decisions(const CheckArguments& args, Report& report, std::ostream
   for (size_t i = 0; i < files.candidates.size(); ++i) {
     const CandidateFile& candidate = files.candidates[i];
     JudgedFile judged{candidate.path, args.predicate, &files.schema, candidate.stats,
-                      scan.files[i].verdict, decider_name(mutant), scan.files[i].data,
-                      oracle.check(predicate, files.schema, evidence_of(candidate, files), candidate.path)};
-    judged.judgement = judge(judged.decision, judged.oracle);
+                      scan.files[i].verdict, decider_name(mutant), scan.files[i].data, {}, Judgement::Unknown, {}};
+    judge_candidate(judged, oracle, predicate, files, i);
     report.add(judged);
   }
   return report.finish(oracle);
@@ -198,9 +219,9 @@ int check_external_decisions(const CheckArguments& args, Report& report, std::os
     // skipsound's own decision on the same file, shown next to the judged one.
     const ScanResult own = production_decisions(d.bound, d.file, Mutant::None);
     JudgedFile judged{d.name, d.predicate, &d.file.schema, candidate.stats, d.decision,
-                      "the judged engine (line " + std::to_string(d.line) + ")", own.files.front().data,
-                      oracle.check(d.bound, d.file.schema, evidence_of(candidate, d.file), d.name)};
-    judged.judgement = judge(judged.decision, judged.oracle);
+                      "the judged engine (line " + std::to_string(d.line) + ")", own.files.front().data, {},
+                      Judgement::Unknown, {}};
+    judge_candidate(judged, oracle, d.bound, d.file, 0);
     report.add(judged);
   }
   return report.finish(oracle);

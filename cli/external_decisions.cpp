@@ -36,6 +36,11 @@ FileVerdict decision_of(const json& line) {
   throw InputError("\"decision\" must be \"kept\" or \"skipped\", not \"" + decision + "\"");
 }
 
+// The stats' text: the string as given, or the object as written (its numbers kept exactly).
+std::string stats_text_of(const json& stats) {
+  return stats.is_string() ? stats.get<std::string>() : dump_json(stats);
+}
+
 // "stats" as a JSON string (as in a Delta add action) or as an object.
 FileStats stats_of(const json& stats, const Schema& schema) {
   if (stats.is_string()) return stats_from_json_text(stats.get<std::string>(), schema);
@@ -70,6 +75,7 @@ class TableCache {
 void load_inline(const json& line, LoadedFiles& file) {
   file.schema = schema_of(line.at("schema"));
   file.stats.push_back(stats_of(required(line, "stats"), file.schema));
+  file.stats_texts.push_back(LoadedFiles::StatsText{stats_text_of(line.at("stats"))});
   int64_t deleted = 0;
   if (const auto it = line.find("deletedRows"); it != line.end()) {
     if (!it->is_number_integer() || it->get<int64_t>() < 0)
@@ -93,8 +99,15 @@ void load_live_file(const json& line, TableCache& tables, LoadedFiles& file) {
   file.schema = table.metadata.schema;
   file.config = table.stats_config;
   const FileStats* stats = nullptr;
-  if (const auto it = line.find("stats"); it != line.end()) stats = &file.stats.emplace_back(stats_of(*it, file.schema));
-  else if (live->stats) stats = &file.stats.emplace_back(*live->stats);
+  std::optional<LoadedFiles::StatsText> text;
+  if (const auto it = line.find("stats"); it != line.end()) {
+    stats = &file.stats.emplace_back(stats_of(*it, file.schema));
+    text = LoadedFiles::StatsText{stats_text_of(*it)};
+  } else if (live->stats) {
+    stats = &file.stats.emplace_back(*live->stats);
+    if (live->add.stats) text = LoadedFiles::StatsText{*live->add.stats, table.stats_naming()};
+  }
+  file.stats_texts.push_back(std::move(text));
   file.candidates.push_back(CandidateFile{path, stats, partition_row(live->partition_values, file.schema),
                                           live->dv_cardinality()});
   file.have_partition_values = true;

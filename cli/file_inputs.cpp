@@ -69,8 +69,9 @@ Row partition_values_of(const std::vector<Row>& rows, const LoadedFiles& files, 
   return rows.front();
 }
 
-void load_table(const FileInputOptions& options, LoadedFiles& files, std::vector<std::string>& warnings) {
-  const DeltaTable table = load_delta_table(options.table_dir, options.version);
+void load_table(const FileInputOptions& options, LoadedFiles& files, std::vector<std::string>& warnings,
+                Mutant mutant) {
+  const DeltaTable table = load_delta_table(options.table_dir, options.version, mutant);
   warnings.insert(warnings.end(), table.warnings.begin(), table.warnings.end());
   files.schema = table.metadata.schema;
   files.config = config_from(options, table.stats_config, warnings);
@@ -79,6 +80,8 @@ void load_table(const FileInputOptions& options, LoadedFiles& files, std::vector
     const FileStats* stats = f.stats ? &files.stats.emplace_back(*f.stats) : nullptr;
     files.candidates.push_back(CandidateFile{f.add.path, stats, partition_row(f.partition_values, files.schema),
                                              f.dv_cardinality()});
+    files.stats_texts.push_back(stats && f.add.stats ? std::optional(LoadedFiles::StatsText{*f.add.stats, table.stats_naming()})
+                                                     : std::nullopt);
   }
   files.have_partition_values = true;
 }
@@ -104,10 +107,10 @@ void add_file_input_options(CLI::App& command, FileInputOptions& options) {
       ->check(CLI::PositiveNumber);
 }
 
-LoadedFiles load_files(const FileInputOptions& options, std::vector<std::string>& warnings) {
+LoadedFiles load_files(const FileInputOptions& options, std::vector<std::string>& warnings, Mutant mutant) {
   LoadedFiles files;
   if (!options.table_dir.empty()) {
-    load_table(options, files, warnings);
+    load_table(options, files, warnings, mutant);
     return files;
   }
   if (options.schema_file.empty()) throw InputError("--schema is required unless --table is given");
@@ -125,7 +128,10 @@ LoadedFiles load_files(const FileInputOptions& options, std::vector<std::string>
   const std::vector<Row> rows = options.rows_file.empty() ? std::vector<Row>{} : read_rows(options.rows_file, files.schema);
   // Recorded stats win over the writer's: the file was written under other settings.
   files.stats.push_back(options.stats_json.empty() ? collect_stats(rows, files.schema, files.config)
-                                                   : stats_from_json_text(options.stats_json, files.schema));
+                                                   : stats_from_json_text(options.stats_json, files.schema,
+                                                                          StatsNaming::Logical, mutant));
+  if (!options.stats_json.empty()) files.stats_texts.push_back(LoadedFiles::StatsText{options.stats_json});
+  else files.stats_texts.push_back(std::nullopt);
   Row partition;
   if (!rows.empty() && !files.config.partition_columns.empty()) {
     partition = partition_values_of(rows, files, options.rows_file);

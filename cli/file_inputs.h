@@ -48,11 +48,20 @@ struct LoadedFiles {
   std::deque<FileStats> stats;  // a deque: candidates point into it
   std::vector<CandidateFile> candidates;
   bool have_partition_values = false;  // only --table files carry partition values
+  // By candidate: the stats JSON text the production reader read, for the oracle's own reading
+  // (smt/oracle_stats_reader.h); nullopt where no text was read (stats collected from --rows).
+  struct StatsText {
+    std::string text;
+    StatsNaming naming = StatsNaming::Logical;
+  };
+  std::vector<std::optional<StatsText>> stats_texts;
 };
 
 // Throws InputError for missing or conflicting options and unreadable or malformed input; table
-// warnings go to `warnings` (stderr in the commands).
-LoadedFiles load_files(const FileInputOptions& options, std::vector<std::string>& warnings);
+// warnings go to `warnings` (stderr in the commands). `mutant`: an input-path mutant of the stats
+// and log readers (model/mutants/mutant.h); the others read as written.
+LoadedFiles load_files(const FileInputOptions& options, std::vector<std::string>& warnings,
+                       Mutant mutant = Mutant::None);
 
 // What the Z3 oracle needs to know about one of `files`' candidates: its stats, DV and (with
 // --table) the exact values of the partition columns.

@@ -35,9 +35,13 @@ rc::Gen<FileChoices> file_choices() {
   auto absent = rc::gen::weightedElement<int>({{6, 0}, {1, 1}, {1, 2}});
   // Offsets as real writers log them: Z, a US and an Indian zone, the +14:00 extreme.
   auto offset = rc::gen::weightedElement<int>({{3, 0}, {1, -480}, {1, 330}, {1, 840}});
+  // Decimal stats as JSON numbers (Delta's) or strings (other writers'): a reader must take both.
   auto log = rc::gen::apply(
-      [](int minutes, bool add_first, bool dropped) { return LogShape{minutes, add_first, dropped}; }, offset,
-      rc::gen::arbitrary<bool>(), rc::gen::weightedElement<bool>({{3, false}, {1, true}}));
+      [](int minutes, bool add_first, bool dropped, bool decimal_strings) {
+        return LogShape{minutes, add_first, dropped, decimal_strings};
+      },
+      offset, rc::gen::arbitrary<bool>(), rc::gen::weightedElement<bool>({{3, false}, {1, true}}),
+      rc::gen::weightedElement<bool>({{3, false}, {1, true}}));
   // Stats derived from Parquet footers cut a string min by UTF-16 units (docs/semantics.md §4.4).
   auto min_cut = rc::gen::weightedElement<StringMinCut>({{3, StringMinCut::CodePoints}, {1, StringMinCut::Utf16Units}});
   return rc::gen::apply(

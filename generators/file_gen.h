@@ -30,6 +30,7 @@ struct LogShape {
   int timestamp_offset_minutes = 0;  // timestamp stats written at this zone offset (0: with Z)
   bool add_before_remove = false;    // a DV update lists its add before its remove (Delta allows either)
   bool dropped_column_stats = false;  // the stats still carry a column dropped from the schema since
+  bool decimals_as_strings = false;  // decimal min/max written as JSON strings ("1.50"), not numbers
   bool operator==(const LogShape&) const = default;
 };
 

@@ -88,8 +88,14 @@ rc::Gen<int64_t> int64_in(int64_t lo, int64_t hi_inclusive) {
   return uniform_in<int64_t>(lo, hi_inclusive + 1);
 }
 
+// Small values, any value of the type, and the type's ends: a long near ±2^63 has more digits
+// than a double holds.
 rc::Gen<Value> random_integral(TypeKind kind) {
-  return rc::gen::map(rc::gen::oneOf(int64_in(-3, 3), int64_in(integral_min(kind), integral_max(kind))),
+  const auto near_end = [kind](int64_t inside, bool low) -> int64_t {
+    return low ? integral_min(kind) + inside : integral_max(kind) - inside;
+  };
+  return rc::gen::map(rc::gen::oneOf(int64_in(-3, 3), int64_in(integral_min(kind), integral_max(kind)),
+                                     rc::gen::apply(near_end, int64_in(0, 3), rc::gen::arbitrary<bool>())),
                       [kind](int64_t v) { return Value::integral(kind, v); });
 }
 
@@ -97,9 +103,11 @@ rc::Gen<Value> random_floating(TypeKind kind) {
   auto narrow = [kind](double d) {
     return Value::floating(kind, kind == TypeKind::Float ? static_cast<double>(static_cast<float>(d)) : d);
   };
+  // One ulp above a tenth: the shortest text that reads back needs all 17 digits (0.10000000000000002).
+  const auto seventeen_digits = [](int tenths) { return std::nextafter(tenths / 10.0, INFINITY); };
   return rc::gen::map(
       rc::gen::oneOf(rc::gen::map(uniform_in(-8, 9), [](int v) { return v / 2.0; }),
-                     rc::gen::arbitrary<double>()),
+                     rc::gen::arbitrary<double>(), rc::gen::map(uniform_in(-1000, 1000), seventeen_digits)),
       narrow);
 }
 
@@ -131,8 +139,25 @@ rc::Gen<Value> random_decimal(const DataType& type) {
     const __int128 u = largest - below;
     return make(negative ? -u : u);
   };
-  return rc::gen::oneOf(rc::gen::map(rc::gen::oneOf(int64_in(-200, 200), int64_in(-int64_reach, int64_reach)), make),
-                        rc::gen::apply(near_end, uniform_in(0, 3), rc::gen::arbitrary<bool>()));
+  // Every one of the precision's digits drawn, the first not zero: no double holds them past 15.
+  const auto all_digits = [make](const std::vector<int>& digits, bool negative) {
+    __int128 u = 0;
+    for (int d : digits) u = u * 10 + d;
+    return make(negative ? -u : u);
+  };
+  const auto full_width = rc::gen::apply(
+      all_digits,
+      rc::gen::mapcat(uniform_in(1, 10), [type](int first) {
+        return rc::gen::map(rc::gen::container<std::vector<int>>(static_cast<size_t>(type.precision - 1), uniform_in(0, 10)),
+                            [first](std::vector<int> rest) {
+                              rest.insert(rest.begin(), first);
+                              return rest;
+                            });
+      }),
+      rc::gen::arbitrary<bool>());
+  const auto small = static_cast<int64_t>(std::min<__int128>(largest, 200));
+  return rc::gen::oneOf(rc::gen::map(rc::gen::oneOf(int64_in(-small, small), int64_in(-int64_reach, int64_reach)), make),
+                        rc::gen::apply(near_end, uniform_in(0, 3), rc::gen::arbitrary<bool>()), full_width);
 }
 
 rc::Gen<Value> random_binary() {
@@ -213,6 +238,9 @@ rc::Gen<DataType> primitive_type() {
        {3, rc::gen::element(DataType::of(K::Double), DataType::of(K::Float))},
        {1, rc::gen::element(DataType::decimal(5, 2), DataType::decimal(18, 0), DataType::decimal(38, 0),
                             DataType::decimal(38, 18))},
+       // Every precision up to 38, at any scale it allows.
+       {1, rc::gen::mapcat(uniform_in(1, kMaxDecimalPrecision + 1),
+                           [](int p) { return rc::gen::map(uniform_in(0, p + 1), [p](int s) { return DataType::decimal(p, s); }); })},
        {1, rc::gen::just(DataType::of(K::Date))},
        {3, rc::gen::element(DataType::of(K::Timestamp), DataType::of(K::TimestampNtz))},
        {3, rc::gen::just(DataType::of(K::String))},

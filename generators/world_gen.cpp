@@ -219,7 +219,7 @@ std::vector<WorldFile> initial_files(const World& w) {
       WorldRow r{next_id++, std::nullopt, w.partitioned ? p : partition_value()};
       if (w.clustered) {
         r.x = static_cast<int>(k) * kBandWidth + *uniform_in(0, kBandWidth);
-      } else if (!one_in(10)) {
+      } else if (!one_in(w.category == WorldCategory::WideDv ? 3 : 10)) {  // wide-DV worlds split NULLs by DVs
         r.x = *uniform_in(0, kMaxX + 1);
       }
       files[k].rows.push_back(r);
@@ -462,6 +462,36 @@ void compaction_then_rewrite(World& w) {
                     std::move(rewrite)};
   w.commit_order = {0, 2, 1};
   w.late_start = 2;
+}
+
+// docs/semantics.md §4.6's nullCount widening: a DV DELETE by id splits a file whose x holds NULL
+// and non-NULL rows, then a transaction that starts after it reads x by its NULLs, `<=>` or a
+// comparison. Only tight stats have their nullCount rewritten, so the file loses the DV of an
+// earlier delete. nullopt when no initial file holds both.
+std::optional<std::vector<WorldTransaction>> null_split_pair(World& w) {
+  const Context c = context_of(w);
+  std::vector<WorldFile*> split;
+  for (WorldFile& f : w.files) {
+    const bool nulls = std::any_of(f.rows.begin(), f.rows.end(), [](const WorldRow& r) { return !r.x; });
+    const bool values = std::any_of(f.rows.begin(), f.rows.end(), [](const WorldRow& r) { return r.x.has_value(); });
+    if (nulls && values) split.push_back(&f);
+  }
+  if (split.empty()) return std::nullopt;
+  WorldFile& file = **rc::gen::elementOf(split);
+  file.deleted.clear();
+  const WorldRow& deleted = *rc::gen::elementOf(file.rows);
+  const std::string value = lit(c, boundary_x(c));
+  const std::string read = *rc::gen::element<std::string>("x IS NOT NULL", "x IS NULL", "x <=> " + value,
+                                                          "NOT (x <=> " + value + ")", "x >= " + value,
+                                                          "x < " + value);
+  WorldTransaction reader;
+  switch (*uniform_in(0, 3)) {
+    case 0: reader.operations = {"UPDATE SET x = " + lit(c, boundary_x(c)) + " WHERE " + read}; break;
+    case 1: reader.operations = {"DELETE WHERE " + read}; break;
+    default: reader.operations = {"SELECT WHERE " + read, insert_op(c, 1)}; break;
+  }
+  return std::vector<WorldTransaction>{WorldTransaction{{"DELETE WHERE id = " + std::to_string(deleted.id)}},
+                                       std::move(reader)};
 }
 
 void draw_table(World& w) {
@@ -714,6 +744,13 @@ rc::Gen<World> world(WorldCategory category) {
       w.late_start = w.commit_order[*uniform_in<size_t>(1, w.commit_order.size())];
     }
     if (category == WorldCategory::NoDataChange && one_in(3)) compaction_then_rewrite(w);
+    if (category == WorldCategory::WideDv && w.deletion_vectors && one_in(3)) {
+      if (auto pair = null_split_pair(w)) {
+        w.transactions = std::move(*pair);
+        w.commit_order = {0, 1};
+        w.late_start = 1;  // the reader's snapshot holds the widened stats
+      }
+    }
     draw_table_change(w);
     return w;
   });

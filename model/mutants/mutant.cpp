@@ -22,6 +22,7 @@ constexpr CodePathInfo kCodePaths[] = {
     {CodePath::ValueExactTier, "value-exact tier", "checker/value_exact_tier.cpp"},
     {CodePath::DvUnion, "DV union", "checker/dv_union.cpp"},
     {CodePath::RemovedRows, "removed rows", "checker/removed_rows.cpp"},
+    {CodePath::DvWidening, "DV widening", "model/table/operations.cpp"},
 };
 
 // docs/semantics.md §8's table, as data. Built on first use: tests name their cases from it while
@@ -76,6 +77,12 @@ const std::vector<MutantInfo>& catalogue() {
      "reading a decimal stat with the wrong scale (the text's own scale taken for the column's, as readers "
      "that parse a BigDecimal string into an unscaled integer do)",
      {CodePath::StatsReader}},
+    {Mutant::DecimalStatsAsDouble, "decimal-stats-as-double", MutantScope::InputPath,
+     "a decimal stat written as a JSON number is read through the nearest double: 123456789012345678 in "
+     "decimal(18,0) reads 123456789012345680",
+     "parsing decimal stats as floats (readers that take every JSON number as a double before converting it "
+     "to the column's type, as delta-rs once did)",
+     {CodePath::StatsReader}},
     {Mutant::TimestampOffsetAsUtc, "timestamp-offset-as-utc", MutantScope::InputPath,
      "a timestamp stat written with a zone offset (…-08:00) is read as if its wall-clock time were UTC",
      "dropping the zone offset of a timestamp stat (writers that log local time with an offset)",
@@ -101,6 +108,12 @@ const std::vector<MutantInfo>& catalogue() {
      "a leaf absent from the written data gets nullCount 0 instead of numRecords",
      "a column added after a file was written (or not in its data) recorded as having no nulls",
      {CodePath::NullCountWriter}},
+    {Mutant::WideningCountsNewDv, "widening-counts-new-dv", MutantScope::InputPath,
+     "a DV delete widens the stats with the new DV's cardinality where the previous one belongs, so a column "
+     "whose NULLs equal the new live count reads all null",
+     "a wrong nullCount after DV widening: a column marked all null while a live row still holds a value, so "
+     "IS NOT NULL skips the file",
+     {CodePath::DvWidening}},
     {Mutant::SnapshotIgnoresDatachange, "snapshot-ignores-datachange", MutantScope::ConflictTime,
      "every commit of file actions only drops to SnapshotIsolation, whatever its dataChange flags",
      "the SnapshotIsolation downgrade without its dataChange condition: DML losers skip the append check",

@@ -25,12 +25,14 @@ enum class Mutant {
   SkipWholeTableRead,
   EmptyReadsSkipAll,
   DecimalStatsUnscaled,
+  DecimalStatsAsDouble,
   TimestampOffsetAsUtc,
   StatsByLogicalName,
   PartitionNullAsEmpty,
   RemoveByPathOnly,
   RemoveIgnoresDv,
   AbsentLeafNullcountZero,
+  WideningCountsNewDv,
   SnapshotIgnoresDatachange,
   UnknownBlindAsBlind,
   DeleteReadComparesDv,
@@ -76,6 +78,7 @@ enum class CodePath {
   ValueExactTier,     // the row-reading tier on the stats survivors
   DvUnion,            // Case 2: same-file deletion-vector reconciliation
   RemovedRows,        // Case 1b: the delete/read check on the rows a winner removed
+  DvWidening,         // the stats a DV DELETE, UPDATE or MERGE widens before it attaches the new DV
 };
 
 struct CodePathInfo {

@@ -1,5 +1,7 @@
 #include "model/stats/stats.h"
 
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 
 #include "model/coverage/coverage.h"
@@ -41,8 +43,13 @@ StatsNaming lookup_naming(StatsNaming naming, Mutant mutant) {
 
 // The text of a stat as a faulty reader of the input-path mutants sees it (docs/semantics.md §8).
 // decimal-stats-unscaled: the text's digits become the unscaled value at the column's scale, so
-// "1.5" in decimal(5,2) reads 0.15. timestamp-offset-as-utc: "10:00:00.000-08:00" reads 10:00 UTC.
+// "1.5" in decimal(5,2) reads 0.15. decimal-stats-as-double: a decimal written as a JSON number
+// goes through the nearest double, so 123456789012345678 reads 123456789012345680.
+// timestamp-offset-as-utc: "10:00:00.000-08:00" reads 10:00 UTC.
 json misread_stat(const json& j, const DataType& type, Mutant mutant) {
+  if (mutant == Mutant::DecimalStatsAsDouble && type.kind == TypeKind::Decimal && is_json_number(j)) {
+    return json(std::strtod(number_text(j)->c_str(), nullptr)).dump();
+  }
   if (mutant == Mutant::DecimalStatsUnscaled && type.kind == TypeKind::Decimal) {
     const std::optional<std::string> text = j.is_string() ? j.get<std::string>() : number_text(j);
     if (!text) return j;

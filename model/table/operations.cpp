@@ -251,13 +251,15 @@ class OperationRun {
     write(new_rows);
   }
 
-  // The same physical file with a larger DV and stats widened before the new DV is attached.
-  static TableFile with_more_deleted(const TableFile& file, const std::vector<uint32_t>& more) {
+  // The same physical file with a larger DV and stats widened before the new DV is attached
+  // (docs/semantics.md §4.6: with the previous DV's cardinality; widening-counts-new-dv takes the new one).
+  TableFile with_more_deleted(const TableFile& file, const std::vector<uint32_t>& more) const {
     TableFile changed = file;
     changed.deleted = dv_union(file.deleted, more);
     if (file.stats) {
-      changed.stats =
-          widen_for_deletion_vector(*file.stats, static_cast<int64_t>(file.deleted.size()));
+      const bool counts_new_dv = settings_.writer_mutant == Mutant::WideningCountsNewDv;
+      const size_t previous_cardinality = (counts_new_dv ? changed : file).deleted.size();
+      changed.stats = widen_for_deletion_vector(*file.stats, static_cast<int64_t>(previous_cardinality));
     }
     changed.data_change = true;
     return changed;

@@ -289,6 +289,7 @@ const char* trial_verdict_name(TrialVerdict v) {
     case TrialVerdict::UnjustifiedSkip: return "UNJUSTIFIED SKIP";
     case TrialVerdict::InternalError: return "INTERNAL ERROR";
     case TrialVerdict::LogReadBack: return "LOG READ-BACK";
+    case TrialVerdict::UnsoundStats: return "UNSOUND STATS";
     case TrialVerdict::Discarded: return "discarded";
   }
   return "?";
@@ -386,6 +387,9 @@ TrialResult judge_run(const ScenarioRun& run, smt::Oracle& oracle, CrossChecker*
   }
   for (const std::string& problem : run.schedule.log_problems) {
     found(TrialVerdict::LogReadBack, "LOG READ-BACK: the Delta log replays differently from the model's table at " + problem);
+  }
+  for (const LiveStatsFinding& f : run.stats_audit) {
+    found(TrialVerdict::UnsoundStats, "UNSOUND STATS: the stats of " + f.text);
   }
   prove_skips(run, oracle, cross_check, result);
   return result;

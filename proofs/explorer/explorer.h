@@ -44,6 +44,7 @@ enum class TrialVerdict {
   UnjustifiedSkip,  // a conflict-time skip for which Z3 found a matching consistent row
   InternalError,    // the conflict filter kept every file for an unexpected exception
   LogReadBack,      // the world's Delta log replays to other files, stats or partition values than the model's
+  UnsoundStats,     // a live file's stats claim what its live rows refute (proofs/scenario/live_stats_audit.h)
   Discarded,        // the world could not be run (an operation rejected its input)
 };
 const char* trial_verdict_name(TrialVerdict v);

@@ -40,7 +40,8 @@ bool tried_first(Mutant mutant, WorldCategory c) {
 // follow within the same budget): each is the shape the real bug needs.
 std::optional<WorldCategory> home_category(Mutant mutant) {
   switch (mutant) {
-    case Mutant::DeleteReadComparesDv: return WorldCategory::WideDv;         // a DV update of a file the loser read
+    case Mutant::DeleteReadComparesDv:                                       // a DV update of a file the loser read
+    case Mutant::WideningCountsNewDv: return WorldCategory::WideDv;          // a DV delete splits a column's NULLs
     case Mutant::SkipWholeTableRead: return WorldCategory::WholeTable;       // a read of the whole table
     case Mutant::EmptyReadsSkipAll: return WorldCategory::EmptyReads;        // an INSERT that records no read
     case Mutant::UnknownBlindAsBlind: return WorldCategory::EmptyReads;      // a writer whose reads are not known
@@ -53,6 +54,13 @@ std::optional<WorldCategory> home_category(Mutant mutant) {
     case Mutant::ValueexactAndAcrossReads: return WorldCategory::NoDataChange;
     default: return std::nullopt;
   }
+}
+
+// A per-file case writes its file with the stats writer and widens the stats itself, never
+// through the table's operations: a mutant of their DV widening shows in worlds only.
+bool per_file_cases_reach(Mutant mutant) {
+  const std::vector<CodePath>& paths = mutant_info(mutant).paths;
+  return std::any_of(paths.begin(), paths.end(), [](CodePath p) { return p != CodePath::DvWidening; });
 }
 
 ExploreOptions mutant_exploration(Mutant mutant, const GateOptions& o, const GateBudget& b) {
@@ -187,7 +195,7 @@ ProveSummary prove_rule_theorems(Mutant mutant) { return prove_all(rule_theorem_
 
 MutantResult hunt_mutant(Mutant mutant, const GateOptions& o, const GateBudget& b, const GateProgress& progress) {
   if (mutant_info(mutant).scope == MutantScope::Liveness) return hunt_liveness(mutant, o, b, progress);
-  if (is_conflict_mutant(mutant)) return hunt_with_explorer(mutant, o, b, progress);
+  if (is_conflict_mutant(mutant) || !per_file_cases_reach(mutant)) return hunt_with_explorer(mutant, o, b, progress);
   const parallel::Stopwatch clock;
   MutantResult r = hunt_with_per_file_cases(mutant, o, b);
   // Input-path mutants change no rule: the rule theorems cannot see them.

@@ -137,7 +137,7 @@ CorpusCase corpus_case_from_json(const nlohmann::json& j) {
     if (j.contains("log")) {
       const nlohmann::json& log = j.at("log");
       c.file.log = {log.value("timestampOffsetMinutes", 0), log.value("addBeforeRemove", false),
-                    log.value("droppedColumnStats", false)};
+                    log.value("droppedColumnStats", false), log.value("decimalsAsStrings", false)};
     }
     c.expected_stats_inconsistent = j.value("expectedStatsAudit", "consistent") == "inconsistent";
     c.expected_log_differs = j.value("expectedLog", "as-written") == "differs";
@@ -203,7 +203,8 @@ nlohmann::json corpus_case_to_json(const CorpusCase& c) {
   if (c.file.log != generators::LogShape{}) {
     j["log"] = {{"timestampOffsetMinutes", c.file.log.timestamp_offset_minutes},
                 {"addBeforeRemove", c.file.log.add_before_remove},
-                {"droppedColumnStats", c.file.log.dropped_column_stats}};
+                {"droppedColumnStats", c.file.log.dropped_column_stats},
+                {"decimalsAsStrings", c.file.log.decimals_as_strings}};
   }
   if (c.expected_stats_inconsistent) j["expectedStatsAudit"] = "inconsistent";
   if (c.expected_log_differs) j["expectedLog"] = "differs";

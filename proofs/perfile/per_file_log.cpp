@@ -41,6 +41,13 @@ std::string timestamp_at_offset(int64_t micros, int minutes, const std::string& 
   return parse_timestamp(text, ZonePolicy::ConvertToUtc) == micros ? text : utc_text;
 }
 
+// Where a leaf's stat sits in a section of the stats JSON.
+json* stat_slot(json& stats, const char* section, const ColumnPath& names) {
+  json* slot = &stats[section];
+  for (const std::string& name : names) slot = &(*slot)[name];
+  return slot;
+}
+
 // Rewrites the timestamp min/max of the stats JSON at the file's zone offset (docs/semantics.md §4.5:
 // readers convert offsets to UTC).
 void offset_timestamps(json& stats, const Schema& schema, const FileStats& written, int minutes) {
@@ -51,9 +58,21 @@ void offset_timestamps(json& stats, const Schema& schema, const FileStats& writt
     const ColumnStats& c = written.column(leaf.ordinal);
     for (const auto& [section, bound] : {std::pair{"minValues", &c.min}, std::pair{"maxValues", &c.max}}) {
       if (!*bound || (*bound)->is_null()) continue;
-      json* slot = &stats[section];
-      for (const std::string& name : physical ? leaf.physical_path : leaf.path) slot = &(*slot)[name];
+      json* slot = stat_slot(stats, section, physical ? leaf.physical_path : leaf.path);
       *slot = timestamp_at_offset((*bound)->as_int(), minutes, slot->get<std::string>());
+    }
+  }
+}
+
+// Decimal min/max as JSON strings, as writers other than Delta's log them ("1.50" for 1.50).
+void decimals_as_strings(json& stats, const Schema& schema, const FileStats& written) {
+  const bool physical = naming_of(schema) == StatsNaming::Physical;
+  for (const Leaf& leaf : schema.leaves()) {
+    if (leaf.type.kind != TypeKind::Decimal) continue;
+    const ColumnStats& c = written.column(leaf.ordinal);
+    for (const auto& [section, bound] : {std::pair{"minValues", &c.min}, std::pair{"maxValues", &c.max}}) {
+      if (!*bound || (*bound)->is_null()) continue;
+      *stat_slot(stats, section, physical ? leaf.physical_path : leaf.path) = decimal_to_string((*bound)->as_decimal());
     }
   }
 }
@@ -105,6 +124,7 @@ AddFile add_action(const TableShape& table, const GeneratedFile& file, const Del
   add.size = static_cast<int64_t>(file.rows.size());
   json stats = stats_to_json(file.stats, schema, naming_of(schema));
   offset_timestamps(stats, schema, file.stats, file.log.timestamp_offset_minutes);
+  if (file.log.decimals_as_strings) decimals_as_strings(stats, schema, file.stats);
   if (file.log.dropped_column_stats) add_dropped_column(stats);
   add.stats = dump_json(stats);
   add.deletion_vector = inline_descriptor(deleted);
@@ -213,6 +233,12 @@ LogReadBack read_back(const TableShape& table, const GeneratedFile& file, Mutant
   }
   if (read.files.empty()) return out;
   const LiveFile& live = read.files.front();
+  out.stats_text = live.add.stats.value_or("");
+  out.stats_naming = read.stats_naming();
+  if (live.stats && live.add.stats) {
+    out.decode = smt::read_stats_for_oracle(out.stats_text, table.schema, out.stats_naming, *live.stats).differences;
+    for (const smt::DecodeDifference& d : out.decode) out.problems.push_back("DECODE " + smt::describe_difference(d, table.schema));
+  }
   out.stats = live.stats;
   out.dv_cardinality = live.dv_cardinality();
   out.partition_values = partition_row(live.partition_values, table.schema);

@@ -17,6 +17,7 @@
 #include "model/mutants/mutant.h"
 #include "model/sql/row.h"
 #include "model/stats/stats.h"
+#include "smt/oracle_stats_reader.h"
 
 namespace skipsound {
 
@@ -32,6 +33,11 @@ struct LogReadBack {
   Row partition_values;               // by leaf ordinal, typed from the log's text
   int64_t dv_cardinality = 0;
   std::vector<std::string> problems;  // how the read-back file differs from the written one
+  // Where the oracle's own reading of the stats text (smt/oracle_stats_reader.h) differs from the
+  // production reader's; each is also a problem ("DECODE …").
+  std::vector<smt::DecodeDifference> decode;
+  std::string stats_text;             // the live file's stats as logged ("" when none)
+  StatsNaming stats_naming = StatsNaming::Logical;  // how that text names its columns
   std::string log_text;               // the commits, for reports
 
   bool consistent() const { return problems.empty(); }

@@ -12,6 +12,7 @@
 #include "model/coverage/coverage.h"
 #include "model/stats/stats.h"
 #include "model/values/exact_json.h"
+#include "proofs/oracles/stats_audit.h"
 
 namespace skipsound {
 namespace {
@@ -35,86 +36,6 @@ using generators::GeneratedFile;
 using generators::TableShape;
 
 std::string show(const Value& v) { return v.is_null() ? "NULL" : to_sql_literal(v); }
-
-// ---- stats audit ----
-
-class Auditor {
- public:
-  Auditor(const Schema& schema, const GeneratedFile& file) : schema_(schema), file_(file) {}
-
-  StatsAudit run() {
-    const FileStats& s = file_.stats;
-    const auto physical = static_cast<int64_t>(file_.rows.size());
-    if (s.num_records && *s.num_records != physical) {
-      mismatch("numRecords = " + std::to_string(*s.num_records),
-               "the file holds " + std::to_string(physical) + " physical rows");
-    }
-    for (const Leaf& leaf : schema_.leaves()) audit_column(leaf);
-    audit_.verdict = audit_.mismatches.empty() ? Consistency::Consistent : Consistency::Inconsistent;
-    return audit_;
-  }
-
- private:
-  void mismatch(std::string claim, std::string data) {
-    audit_.mismatches.push_back({std::move(claim), std::move(data)});
-  }
-
-  std::string row_label(size_t r) const {
-    return "row " + std::to_string(r) + (file_.deleted[r] ? " (deleted)" : " (live)");
-  }
-
-  void audit_null_count(const Leaf& leaf, int64_t claimed) {
-    const std::string claim = "nullCount(" + path_to_sql(leaf.path) + ") = " + std::to_string(claimed);
-    int64_t physical_nulls = 0, live_nulls = 0, live = 0;
-    for (size_t r = 0; r < file_.rows.size(); ++r) {
-      const bool null = file_.rows[r][leaf.ordinal].is_null();
-      physical_nulls += null;
-      if (!file_.deleted[r]) {
-        ++live;
-        live_nulls += null;
-      }
-    }
-    const bool exact = !file_.stats.wide() && file_.dv_cardinality() == 0;
-    if (exact && claimed != physical_nulls) {
-      mismatch(claim, std::to_string(physical_nulls) + " of the rows are NULL");
-      return;
-    }
-    const int64_t records = file_.stats.num_records.value_or(static_cast<int64_t>(file_.rows.size()));
-    if (claimed == records && live_nulls != live) {
-      mismatch(claim + " (all live rows NULL)", std::to_string(live - live_nulls) + " live rows are not NULL");
-    } else if (claimed == 0 && live_nulls != 0) {
-      mismatch(claim + " (no live row NULL)", std::to_string(live_nulls) + " live rows are NULL");
-    }
-  }
-
-  void audit_bound(const Leaf& leaf, const Value& bound, bool is_max) {
-    const std::string name = std::string(is_max ? "max(" : "min(") + path_to_sql(leaf.path) + ")";
-    Value limit = bound;
-    if (is_max && is_timestamp(bound.type.kind)) limit.data = bound.as_int() + kTimestampStatSlackMicros;
-    for (size_t r = 0; r < file_.rows.size(); ++r) {
-      const Value& v = file_.rows[r][leaf.ordinal];
-      if (file_.deleted[r] || v.is_null()) continue;
-      const auto order = spark_compare(v, limit);
-      const bool outside = is_max ? *order > 0 : *order < 0;
-      if (outside) {
-        mismatch(name + " = " + show(bound), row_label(r) + ": " + path_to_sql(leaf.path) + " = " + show(v) +
-                                                 (is_max ? ", above the max" : ", below the min"));
-        return;
-      }
-    }
-  }
-
-  void audit_column(const Leaf& leaf) {
-    const ColumnStats& c = file_.stats.column(leaf.ordinal);
-    if (c.null_count) audit_null_count(leaf, *c.null_count);
-    if (c.min && !c.min->is_null()) audit_bound(leaf, *c.min, false);
-    if (c.max && !c.max->is_null()) audit_bound(leaf, *c.max, true);
-  }
-
-  const Schema& schema_;
-  const GeneratedFile& file_;
-  StatsAudit audit_;
-};
 
 // ---- decisions ----
 
@@ -221,7 +142,15 @@ std::string StatsAudit::render() const {
   return os.str();
 }
 
-StatsAudit audit_stats(const Schema& schema, const GeneratedFile& file) { return Auditor(schema, file).run(); }
+StatsAudit audit_stats(const Schema& schema, const GeneratedFile& file) {
+  const AuditedFile audited{&file.stats, &file.rows, file.deleted};
+  StatsAudit audit;
+  for (const StatsClaimFinding& f : audit_file_stats(schema, audited)) {
+    audit.mismatches.push_back({claim_text(f, schema), refutation_text(f, schema, audited)});
+  }
+  audit.verdict = audit.mismatches.empty() ? Consistency::Consistent : Consistency::Inconsistent;
+  return audit;
+}
 
 const char* outcome_name(DecisionOutcome o) {
   switch (o) {

@@ -51,11 +51,14 @@ const char* judgement_name(Judgement j) {
     case Judgement::Unknown: return "unknown";
     case Judgement::InternalError: return "INTERNAL ERROR";
     case Judgement::ImpossibleStats: return "impossible stats";
+    case Judgement::Decode: return "DECODE";
   }
   return "?";
 }
 
-bool is_finding(Judgement j) { return j == Judgement::UnsoundSkip || j == Judgement::InternalError; }
+bool is_finding(Judgement j) {
+  return j == Judgement::UnsoundSkip || j == Judgement::InternalError || j == Judgement::Decode;
+}
 
 Judgement judge(FileVerdict decision, const smt::OracleResult& oracle) {
   const bool skipped = decision == FileVerdict::Skip;
@@ -69,9 +72,20 @@ Judgement judge(FileVerdict decision, const smt::OracleResult& oracle) {
   return Judgement::Unknown;
 }
 
+Judgement judge(FileVerdict decision, const smt::OracleResult& oracle, const std::vector<smt::DecodeDifference>& decode) {
+  return decode.empty() ? judge(decision, oracle) : Judgement::Decode;
+}
+
 std::string judgement_line(const JudgedFile& file) {
   const Schema& schema = *file.schema;
   switch (file.judgement) {
+    case Judgement::Decode: {
+      std::vector<std::string> parts;
+      for (const smt::DecodeDifference& d : file.decode) parts.push_back(smt::describe_difference(d, schema));
+      JudgedFile on_oracle_reading = file;
+      on_oracle_reading.judgement = judge(file.decision, file.oracle);
+      return "DECODE (" + joined(parts) + "; on the oracle's reading: " + judgement_line(on_oracle_reading) + ")";
+    }
     case Judgement::ProvedSkip: return "SKIP, proved (" + joined(std::get<smt::Unsat>(file.oracle).reason) + ")";
     case Judgement::Keep:
       return "KEEP (a row may match: " + witness_text(std::get<smt::Sat>(file.oracle).witness, schema) +
@@ -115,11 +129,17 @@ nlohmann::json judged_file_json(const JudgedFile& file) {
   }
   if (const auto* unsat = std::get_if<smt::Unsat>(&file.oracle)) j["reason"] = unsat->reason;
   if (file.production.evaluation) j["evaluation"] = skip_trace_json(*file.production.evaluation);
+  for (const smt::DecodeDifference& d : file.decode) {
+    j["decode"].push_back({{"stat", smt::stat_name(d, *file.schema)},
+                           {"text", d.text},
+                           {"oracle", d.oracle ? value_to_json(*d.oracle) : nlohmann::json()},
+                           {"production", d.production ? value_to_json(*d.production) : nlohmann::json()}});
+  }
   return j;
 }
 
 bool JudgementTally::has_finding() const {
-  return count(Judgement::UnsoundSkip) > 0 || count(Judgement::InternalError) > 0;
+  return count(Judgement::UnsoundSkip) > 0 || count(Judgement::InternalError) > 0 || count(Judgement::Decode) > 0;
 }
 
 std::string JudgementTally::summary_line() const {
@@ -128,7 +148,7 @@ std::string JudgementTally::summary_line() const {
   std::string text = "Summary: " + std::to_string(total) + (total == 1 ? " file" : " files");
   for (int i = 0; i < kJudgementCount; ++i) {
     const auto j = static_cast<Judgement>(i);
-    if ((j == Judgement::InternalError || j == Judgement::ImpossibleStats) && count(j) == 0) continue;
+    if ((j == Judgement::InternalError || j == Judgement::ImpossibleStats || j == Judgement::Decode) && count(j) == 0) continue;
     text += (i == 0 ? ": " : ", ") + std::to_string(count(j)) + " " + judgement_name(j);
   }
   return text;

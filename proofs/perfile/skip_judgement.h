@@ -7,11 +7,13 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "checker/file_decision.h"
 #include "smt/oracle_result.h"
+#include "smt/oracle_stats_reader.h"
 
 namespace skipsound::cli {
 
@@ -30,13 +32,18 @@ enum class Judgement {
   // in it: a skip is not unsound, a keep not a miss. Reported, never a finding: the stats come
   // from outside (or the prefix length given does not match the writer's).
   ImpossibleStats,
+  // The oracle's own reading of the stats text (smt/oracle_stats_reader.h) differs from the
+  // production reader's: whatever was decided, it was decided on values the text does not hold.
+  Decode,
 };
-inline constexpr int kJudgementCount = 7;
-const char* judgement_name(Judgement j);  // "proved skip", "keep", ..., "UNSOUND SKIP", "impossible stats"
-// Unsound skips and internal errors fail a run (exit status 1).
+inline constexpr int kJudgementCount = 8;
+const char* judgement_name(Judgement j);  // "proved skip", "keep", ..., "UNSOUND SKIP", "impossible stats", "DECODE"
+// Unsound skips, decode differences and internal errors fail a run (exit status 1).
 bool is_finding(Judgement j);
 
 Judgement judge(FileVerdict decision, const smt::OracleResult& oracle);
+// As above, but Decode when the two readers read the stats differently.
+Judgement judge(FileVerdict decision, const smt::OracleResult& oracle, const std::vector<smt::DecodeDifference>& decode);
 
 // One file's decision as it was taken and judged.
 struct JudgedFile {
@@ -47,13 +54,15 @@ struct JudgedFile {
   FileVerdict decision = FileVerdict::Keep;
   std::string decided_by;            // "skipsound", "skipsound (mutant le-as-lt)", "the judged engine"
   FileDecision production;           // skipsound's own decision, with expression and evaluation
-  smt::OracleResult oracle;
+  smt::OracleResult oracle;                 // on the oracle's own reading of the stats
   Judgement judgement = Judgement::Unknown;
+  std::vector<smt::DecodeDifference> decode;  // where the production reader read the text differently
 };
 
 // "SKIP, proved (stats.x.max = 20; pred: x > 30)", "KEEP (a row may match: {"x":25})",
 // "KEEP, missed skip (no row can match: …)", "UNSOUND SKIP (witness row {"x":30})",
-// "UNKNOWN (z3: timeout)", "IMPOSSIBLE STATS (SKIP not judged: no writer stores …)".
+// "UNKNOWN (z3: timeout)", "IMPOSSIBLE STATS (SKIP not judged: no writer stores …)",
+// "DECODE (maxValues.d: written …, the oracle reads …, the production reader …; SKIP, proved … on the oracle's reading)".
 std::string judgement_line(const JudgedFile& file);
 
 // The line, and for an unsound skip the Alive2-style report: headline, predicate, the file's

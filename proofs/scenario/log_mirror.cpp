@@ -8,6 +8,7 @@
 
 #include "model/values/input_error.h"
 #include "model/values/exact_json.h"
+#include "smt/oracle_stats_reader.h"
 
 namespace skipsound {
 
@@ -134,6 +135,12 @@ void LogMirror::compare(const DeltaTable& replayed, const Table& model, const Sc
       continue;
     }
     const LiveFile& read = *found->second;
+    if (read.stats && read.add.stats) {
+      for (const smt::DecodeDifference& d :
+           smt::read_stats_for_oracle(*read.add.stats, schema, replayed.stats_naming(), *read.stats).differences) {
+        problems_.push_back(at + key_text(key) + ": DECODE " + smt::describe_difference(d, schema));
+      }
+    }
     if (read.stats != file.stats) {
       problems_.push_back(at + key_text(key) + ": its stats read back as " + stats_text(read.stats, schema) +
                           ", written " + stats_text(file.stats, schema));

@@ -1377,6 +1377,7 @@ ScenarioRun run_scenario(const Scenario& scenario) {
   }
   run.schedule = std::move(driver).finish();
   run.verdicts = judge_schedule(run.transactions, run.schedule);
+  run.stats_audit = audit_live_stats(run.schedule);
   check_expected_verdicts(scenario, run);
   check_expected_survivors(scenario, run);
   check_expected_table(scenario, run);

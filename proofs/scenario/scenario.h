@@ -14,6 +14,7 @@
 #include "model/table/table.h"
 #include "model/table/transaction.h"
 #include "proofs/scenario/commit_sequence.h"
+#include "proofs/scenario/live_stats_audit.h"
 #include "proofs/scenario/schedule_verdict.h"
 
 namespace skipsound {
@@ -113,6 +114,7 @@ struct ScenarioRun {
   std::vector<std::string> mismatches;  // one line per expectation not met; once judged, one per
                                         // finding the file does not expect
   std::vector<RunFinding> findings;     // filled when the run is judged (explorer.h)
+  std::vector<LiveStatsFinding> stats_audit;  // stats claims the live rows refute, after every commit
 
   const TransactionVerdict* verdict_of(size_t transaction) const;
 };

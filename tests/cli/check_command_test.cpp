@@ -156,6 +156,53 @@ TEST(CheckOwnDecisions, SoundLogicPassesAndTheLeAsLtMutantIsCaught) {
   EXPECT_TRUE(contains(missed.out, "KEEP, missed skip (no row can match")) << missed.out;
 }
 
+// The oracle reads the stats text itself (docs/semantics.md §6.7): a reader that takes a decimal
+// through a double skips the file for d = 123456789012345678, and the judgement is DECODE.
+CheckArguments large_decimal(const std::string& mutant) {
+  CheckArguments args;
+  args.predicate = "d = 123456789012345678";
+  args.inputs.schema_file = temp_file(
+      "decimal-schema.json",
+      R"json({"type":"struct","fields":[{"name":"d","type":"decimal(18,0)","nullable":true,"metadata":{}}]})json");
+  args.inputs.stats_json =
+      R"({"numRecords":1,"minValues":{"d":123456789012345678},"maxValues":{"d":123456789012345678},"nullCount":{"d":0}})";
+  args.mutant = mutant;
+  return args;
+}
+
+TEST(CheckOwnDecisions, AStatsReaderThatMisreadsTheTextIsADecodeFinding) {
+  const CheckRun sound = run(large_decimal("none"));
+  EXPECT_EQ(sound.exit_code, kExitOk);
+  EXPECT_TRUE(contains(sound.out, "<stats>: KEEP (a row may match: {\"d\":123456789012345678.0})")) << sound.out;
+  const CheckRun misread = run(large_decimal("decimal-stats-as-double"));
+  EXPECT_EQ(misread.exit_code, kExitFinding);
+  EXPECT_TRUE(contains(misread.out, "<stats>: DECODE (minValues.d: written 123456789012345678, the oracle reads "
+                                    "123456789012345678, the production reader 123456789012345680; maxValues.d: "))
+      << misread.out;
+  // Z3 judges the oracle's own reading: the skip the misread stats gave is unsound.
+  EXPECT_TRUE(contains(misread.out, "on the oracle's reading: UNSOUND SKIP (witness row {\"d\":123456789012345678.0})"))
+      << misread.out;
+  EXPECT_TRUE(contains(misread.out, "1 DECODE")) << misread.out;
+  CheckArguments as_json = large_decimal("decimal-stats-as-double");
+  as_json.json = true;
+  const nlohmann::json report = nlohmann::json::parse(run(as_json).out);
+  EXPECT_EQ(report.at("files").at(0).at("judgement"), "DECODE");
+  EXPECT_EQ(report.at("files").at(0).at("decode").at(1).at("stat"), "maxValues.d");
+}
+
+TEST(CheckDecisions, AnEnginesStatsAreReadByTheOracleItself) {
+  // The judged engine's stats text holds 38 digits; both readers keep every one.
+  const std::string line =
+      R"({"predicate":"d > 12345678901234567890123456789012345677","decision":"kept","schema":{"type":"struct","fields":[)"
+      R"json({"name":"d","type":"decimal(38,0)","nullable":true,"metadata":{}}]},"stats":{"numRecords":1,)json"
+      R"("minValues":{"d":12345678901234567890123456789012345678},"maxValues":{"d":12345678901234567890123456789012345678}}})";
+  CheckArguments args;
+  args.decisions_file = temp_file("decode.jsonl", line + "\n");
+  const CheckRun r = run(args);
+  EXPECT_EQ(r.exit_code, kExitOk) << r.out;
+  EXPECT_TRUE(contains(r.out, "KEEP (a row may match")) << r.out;
+}
+
 TEST(CheckOwnDecisions, SmtDumpWritesOneQueryPerFile) {
   CheckArguments args = own("x > 20");
   const ScratchDirectory scratch("test");

@@ -96,8 +96,9 @@ TEST(MutantCatalogue, NamesRoundTripAndEveryEntrySaysWhatItStandsFor) {
             "append-suppression, and-across-reads, skip-whole-table-read, empty-reads-skip-all, "
             "snapshot-ignores-datachange, unknown-blind-as-blind, delete-read-compares-dv");
   EXPECT_EQ(mutant_names(MutantScope::InputPath),
-            "decimal-stats-unscaled, timestamp-offset-as-utc, stats-by-logical-name, partition-null-as-empty, "
-            "remove-by-path-only, remove-ignores-dv, absent-leaf-nullcount-zero");
+            "decimal-stats-unscaled, decimal-stats-as-double, timestamp-offset-as-utc, stats-by-logical-name, "
+            "partition-null-as-empty, remove-by-path-only, remove-ignores-dv, absent-leaf-nullcount-zero, "
+            "widening-counts-new-dv");
 }
 
 }  // namespace

@@ -75,6 +75,22 @@ TEST(StatsReaderMutantGaps, DecimalStatsUnscaledPutsTheDigitsAtTheColumnsScale) 
   EXPECT_EQ(max_of(R"({"maxValues":{"d":12.5}})", Mutant::DecimalStatsUnscaled), "1.25");
 }
 
+// docs/semantics.md §8, decimal-stats-as-double: a decimal written as a JSON number goes through
+// the nearest double; one written as a string, or one a double holds, reads as the sound reader
+// reads it.
+TEST(StatsReaderMutantGaps, DecimalStatsAsDoubleRoundsJsonNumbersOnly) {
+  const Schema schema({field("d", DataType::decimal(18, 0)), field("e", DataType::decimal(5, 2))});
+  const auto max_of = [&](const char* text, int leaf, Mutant m) {
+    return to_display(*stats_from_json_text(text, schema, StatsNaming::Logical, m).column(leaf).max);
+  };
+  const char* number = R"({"maxValues":{"d":123456789012345678,"e":1.25}})";
+  EXPECT_EQ(max_of(number, 0, Mutant::None), "123456789012345678");
+  EXPECT_EQ(max_of(number, 0, Mutant::DecimalStatsAsDouble), "123456789012345680");
+  EXPECT_EQ(max_of(number, 1, Mutant::DecimalStatsAsDouble), "1.25");
+  EXPECT_EQ(max_of(R"({"maxValues":{"d":"123456789012345678"}})", 0, Mutant::DecimalStatsAsDouble), "123456789012345678");
+  EXPECT_EQ(max_of(R"({"maxValues":{"d":123456789012345678.0}})", 0, Mutant::DecimalStatsAsDouble), "123456789012345680");
+}
+
 // docs/semantics.md §8, timestamp-offset-as-utc: the wall-clock time before the offset is read as
 // UTC; a text without an offset (or with Z, in either case) reads as the sound reader reads it.
 TEST(StatsReaderMutantGaps, TimestampOffsetAsUtcDropsOnlyTheOffset) {

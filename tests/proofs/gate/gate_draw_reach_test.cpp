@@ -5,12 +5,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <iostream>
 #include <map>
 #include <set>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "generators/predicate_gen.h"
+#include "model/values/temporal.h"
 #include "proofs/explorer/explorer.h"
 #include "proofs/gate/gate.h"
 #include "proofs/perfile/per_file_hunt.h"
@@ -55,6 +60,42 @@ bool null_string_partition(const generators::FileCase& c) {
   return false;
 }
 
+// Whether some min or max of a `kind` leaf satisfies `holds`.
+template <typename Holds>
+bool some_bound(const generators::FileCase& c, TypeKind kind, Holds holds) {
+  for (const Leaf& leaf : c.table.schema.leaves()) {
+    if (leaf.type.kind != kind) continue;
+    const ColumnStats& s = c.file.stats.column(leaf.ordinal);
+    for (const auto* bound : {&s.min, &s.max}) {
+      if (*bound && !(*bound)->is_null() && holds(**bound)) return true;
+    }
+  }
+  return false;
+}
+
+// Significant digits of a double's shortest round-trip text.
+size_t shortest_digits(double d) {
+  std::string text = nlohmann::json(d).dump();
+  text = text.substr(0, text.find_first_of("eE"));
+  std::string digits;
+  for (char ch : text) {
+    if (std::isdigit(static_cast<unsigned char>(ch))) digits += ch;
+  }
+  const size_t first = digits.find_first_not_of('0');
+  return first == std::string::npos ? 0 : digits.size() - first;
+}
+
+// A timestamp value off the millisecond: its stats are floored, its rows keep the microseconds.
+bool timestamp_micros(const generators::FileCase& c) {
+  for (const Leaf& leaf : c.table.schema.leaves()) {
+    if (leaf.type.kind != TypeKind::Timestamp) continue;
+    for (const Row& row : c.file.rows) {
+      if (!row[leaf.ordinal].is_null() && row[leaf.ordinal].as_int() % kMicrosPerMilli != 0) return true;
+    }
+  }
+  return false;
+}
+
 // How the case's file reaches the reader (proofs/perfile/per_file_log.h): the shapes the input-path
 // mutants need.
 std::vector<std::string> log_labels(const generators::FileCase& c) {
@@ -68,6 +109,15 @@ std::vector<std::string> log_labels(const generators::FileCase& c) {
   add_if(c.file.log.timestamp_offset_minutes != 0 && has_type(c.table.schema, TypeKind::Timestamp),
          "timestamp stats at a zone offset");
   add_if(has_type(c.table.schema, TypeKind::Decimal), "decimal stats");
+  // Past 15 digits a decimal read through a double changes (decimal-stats-as-double).
+  const bool large_decimal = some_bound(c, TypeKind::Decimal, [](const Value& v) { return decimal_digits(v.as_decimal()) > 15; });
+  add_if(large_decimal && !c.file.log.decimals_as_strings, "decimal stats over 15 digits as JSON numbers");
+  add_if(large_decimal && c.file.log.decimals_as_strings, "decimal stats over 15 digits as JSON strings");
+  add_if(some_bound(c, TypeKind::Long, [](const Value& v) { return v.as_int() > (int64_t{1} << 62) || v.as_int() < -(int64_t{1} << 62); }),
+         "long stats near ±2^63");
+  add_if(some_bound(c, TypeKind::Double, [](const Value& v) { return std::isfinite(v.as_double()) && shortest_digits(v.as_double()) == 17; }),
+         "double stats with 17 shortest digits");
+  add_if(c.file.log.timestamp_offset_minutes != 0 && timestamp_micros(c), "timestamps with microseconds at a zone offset");
   add_if(c.file.string_min_cut == StringMinCut::Utf16Units && has_type(c.table.schema, TypeKind::String),
          "string mins cut by UTF-16 units");
   add_if(dv && c.file.log.add_before_remove, "DV update, add before remove");
@@ -93,7 +143,10 @@ TEST(GateDraw, PerFileCasesReachEveryPredicateFormAndLogShape) {
   const std::vector<std::string>& named = generators::predicate_forms();
   expect_all(forms, std::set<std::string>(named.begin(), named.end()));
   expect_all(logs, {"column mapping, renamed columns", "leaves absent from the data", "timestamp stats at a zone offset",
-                    "decimal stats", "string mins cut by UTF-16 units", "DV update, add before remove",
+                    "decimal stats", "decimal stats over 15 digits as JSON numbers",
+                    "decimal stats over 15 digits as JSON strings", "long stats near ±2^63",
+                    "double stats with 17 shortest digits", "timestamps with microseconds at a zone offset",
+                    "string mins cut by UTF-16 units", "DV update, add before remove",
                     "DV update, remove before add",
                     "stats of a dropped column", "NULL string partition value"});
 }
@@ -146,6 +199,26 @@ bool has_null_x(const World& w) {
   return false;
 }
 
+// docs/semantics.md §4.6's shape: a DV DELETE by id of a row of a file whose x holds NULL and
+// non-NULL rows, and a later transaction reading x.
+bool splits_null_x(const World& w) {
+  if (!w.deletion_vectors || !any_operation(w, "DELETE WHERE id = ")) return false;
+  return std::any_of(w.files.begin(), w.files.end(), [](const generators::WorldFile& f) {
+    const auto null = [](const generators::WorldRow& r) { return !r.x; };
+    return std::any_of(f.rows.begin(), f.rows.end(), null) && !std::all_of(f.rows.begin(), f.rows.end(), null);
+  });
+}
+
+bool later_read_on_x(const World& w) {
+  if (!w.late_start) return false;
+  for (const std::string& op : w.transactions[*w.late_start].operations) {
+    if (op.find("x IS") != std::string::npos || op.find("x <=>") != std::string::npos || op.find("x >=") != std::string::npos ||
+        op.find("x <") != std::string::npos)
+      return true;
+  }
+  return false;
+}
+
 std::vector<std::string> world_labels(const World& w) {
   std::vector<std::string> labels = {std::to_string(w.transactions.size()) + " transactions",
                                      std::to_string(w.files.size()) + " initial files"};
@@ -179,6 +252,8 @@ std::vector<std::string> world_labels(const World& w) {
   add_if(any_operation(w, "x = x + 1"), "x = x + 1");
   add_if(any_operation(w, "id <") || any_operation(w, "id >="), "predicate on id");
   add_if(has_null_x(w), "NULL x");
+  add_if(splits_null_x(w), "DV delete splitting NULL and non-NULL x");
+  add_if(splits_null_x(w) && later_read_on_x(w), "later read on the split x");
   add_if(w.deletion_vectors, "deletion vectors");
   add_if(w.partitioned, "partitioned");
   add_if(std::any_of(w.transactions.begin(), w.transactions.end(), [](const auto& t) { return t.whole_table_read; }),
@@ -215,7 +290,7 @@ TEST(GateDraw, WorldsReachEveryOperationAndShape) {
                    "predicate on id", "NULL x", "deletion vectors", "partitioned", "whole-table read",
                    "WriteSerializable", "isBlindAppend unknown", "initial file with a DV", "INSERT SELECT",
                    "OPTIMIZE FILES", "RESTORE", "non-local MERGE", "history steps", "later-start transaction",
-                   "ALTER dropping a feature"});
+                   "ALTER dropping a feature", "DV delete splitting NULL and non-NULL x", "later read on the split x"});
   for (WorldCategory category : generators::all_world_categories()) {
     SCOPED_TRACE(world_category_name(category));
     // Every category's worlds commit table changes, from the first committer and from later ones.
