@@ -216,8 +216,7 @@ class OperationRun {
   void write(const std::vector<Row>& rows, bool data_change = true) {
     if (rows.empty()) return;
     std::vector<TableFile> files =
-        snapshot_.write_files(rows, settings_.path_prefix, next_file_index_, settings_.stats,
-                              settings_.writer_mutant);
+        snapshot_.write_files(rows, settings_.path_prefix, next_file_index_, settings_.stats);
     next_file_index_ += static_cast<int>(files.size());
     for (TableFile& f : files) {
       f.data_change = data_change;
@@ -491,7 +490,7 @@ class OperationRun {
   }
 
   void add_file(const Operation& op) {
-    std::vector<TableFile> files = snapshot_.write_files(op.rows, op.name, 0, op.file_stats, settings_.writer_mutant);
+    std::vector<TableFile> files = snapshot_.write_files(op.rows, op.name, 0, op.file_stats);
     if (files.size() > 1) throw InputError("'" + op.text + "': the rows of one file mix partition values");
     TableFile file;
     if (files.empty()) {

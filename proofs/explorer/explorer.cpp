@@ -402,7 +402,7 @@ ScenarioRun run_judged_scenario(const Scenario& scenario, smt::Oracle& oracle) {
   }
   if (scenario.findings == FindingExpectation::Killed && run.findings.empty()) {
     run.mismatches.push_back("expect mutant: killed, but the run (mutant " +
-                             std::string(mutant_name(scenario.options.mutant)) + ") shows no finding");
+                             std::string(mutant_name(scenario.mutant)) + ") shows no finding");
   }
   return run;
 }

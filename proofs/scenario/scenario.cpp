@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checker/scan_planner.h"
+#include "model/mutants/fault_injection.h"
 #include "model/sql/binder.h"
 #include "model/values/input_error.h"
 #include "model/values/input_limits.h"
@@ -213,7 +214,7 @@ class ScenarioParser {
  public:
   ScenarioParser(std::string source, std::optional<Mutant> mutant) : mutant_override_(mutant) {
     scenario_.source = std::move(source);
-    scenario_.options.mutant = mutant.value_or(Mutant::None);
+    scenario_.mutant = mutant.value_or(Mutant::None);
   }
 
   Scenario parse(std::string_view text) {
@@ -412,7 +413,7 @@ class ScenarioParser {
     if (!mutant) throw InputError("unknown mutant '" + name + "'");
     // The mutant also shapes the stats of the files written from here on.
     if (table_built_) throw InputError("the mutant must come before the first file or transaction");
-    scenario_.options.mutant = mutant_override_.value_or(*mutant);
+    scenario_.mutant = mutant_override_.value_or(*mutant);
     names_a_mutant_ = true;
   }
 
@@ -503,8 +504,10 @@ class ScenarioParser {
     }
     std::vector<Row> rows = parse_rows(body);
     if (rows.empty()) throw InputError("file '" + name + "' has no rows");
-    std::vector<TableFile> files =
-        scenario_.table.write_files(rows, name, 0, presence, scenario_.options.mutant);
+    std::vector<TableFile> files = [&] {
+      const FaultScope writer(scenario_.mutant);
+      return scenario_.table.write_files(rows, name, 0, presence);
+    }();
     if (files.size() != 1) throw InputError("file '" + name + "' mixes partition values");
     files.front().path = name;
     if (files.front().stats) {
@@ -595,7 +598,7 @@ class ScenarioParser {
       throw InputError("more than " + std::to_string(kMaxScenarioTransactions) + " transactions, the limit");
     }
     scenario_.transactions.push_back(ScenarioTransaction{
-        name, {}, WriterSettings{name, StatsPresence::Collected, false, false, scenario_.options.mutant},
+        name, {}, WriterSettings{name, StatsPresence::Collected, false, false},
         std::nullopt, history_step, 0, {}, line_number_});
     scenario_.timeline.push_back({TimelineEvent::Kind::Declare, scenario_.transactions.size() - 1});
     return scenario_.transactions.back();
@@ -1333,7 +1336,10 @@ void check_expected_table(const Scenario& scenario, ScenarioRun& run) {
 }  // namespace
 
 ScenarioRun run_scenario(const Scenario& scenario) {
-  const ProductionScanPlanner planner(scenario.options.mutant);
+  // Every step of the run (its writers, scans, log reads and conflict checks) runs under the
+  // scenario's mutant.
+  const FaultScope fault(scenario.mutant);
+  const ProductionScanPlanner planner;
   ScenarioRun run;
   run.transactions.resize(scenario.transactions.size());
   std::vector<int64_t> start(scenario.transactions.size(), -1);
