@@ -1,3 +1,5 @@
+// One file on purpose, over 600 lines: every operation runs through one OperationRun (its scan,
+// its read set and its actions), which is the model of one Delta transaction.
 #include "model/table/operations.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// One file on purpose, over 600 lines: every tier's schedules share one driver (play) and one
+// history-order judge, and Case 2's tests run again under Case 1b and Case 3.
 // docs/semantics.md §10: the row-level-concurrency tiers on the schedules of Delta PRs 7358/7466 (value-exact),
 // 7359 (Case 2 DV union), 7331 (Case 3) and the umbrella's Case 1b, and on each pitfall schedule
 // of the research notes: the sound logic commits or aborts as Delta's tests say, and each §10.7
