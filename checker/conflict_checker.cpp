@@ -8,6 +8,7 @@
 #include "checker/scan_planner.h"
 #include "checker/stats_eligibility.h"
 #include "model/coverage/coverage.h"
+#include "model/mutants/fault_injection.h"
 #include "model/values/enum_names.h"
 
 namespace skipsound {
@@ -31,7 +32,7 @@ std::optional<ConflictKind> conflict_kind_from_exception_name(std::string_view n
   return kExceptionNames.value(name);
 }
 
-IsolationLevel isolation_to_use(const Commit& commit, IsolationLevel table_level, Mutant mutant) {
+IsolationLevel isolation_to_use(const Commit& commit, IsolationLevel table_level) {
   // Row-tracking domain metadata is the one non-file action that still allows the downgrade.
   const bool only_file_actions =
       std::all_of(commit.other_actions.begin(), commit.other_actions.end(), [](const Action& a) {
@@ -44,7 +45,7 @@ IsolationLevel isolation_to_use(const Commit& commit, IsolationLevel table_level
                   [](const TableFile& f) { return f.data_change; }) ||
       std::any_of(commit.removes.begin(), commit.removes.end(),
                   [](const FileRemoval& r) { return r.data_change; });
-  if (data_changed && mutant != Mutant::SnapshotIgnoresDatachange) return table_level;
+  if (data_changed && !fault_active(Mutant::SnapshotIgnoresDatachange)) return table_level;
   if (table_level == IsolationLevel::WriteSerializable && commit.changes_data) return table_level;
   return IsolationLevel::SnapshotIsolation;
 }
@@ -197,9 +198,9 @@ ConflictCheck check_appends(const Transaction& loser, const Table& snapshot, con
     return {NoConflict{"append check: the loser is a blind append"}, {}};
   }
   const IsolationLevel isolation =
-      isolation_to_use(loser.commit, snapshot.properties().isolation, options.mutant);
+      isolation_to_use(loser.commit, snapshot.properties().isolation);
   // Unknown counts as not blind (docs/semantics.md §7.2), unless unknown-blind-as-blind reads it as blind.
-  const bool winner_blind = options.mutant == Mutant::UnknownBlindAsBlind
+  const bool winner_blind = fault_active(Mutant::UnknownBlindAsBlind)
                                 ? winner.info.is_blind_append.value_or(true)
                                 : winner.is_blind_append();
   const bool checks_adds =
@@ -213,7 +214,7 @@ ConflictCheck check_appends(const Transaction& loser, const Table& snapshot, con
   std::erase_if(check.added, [&](const CandidateFile& f) {
     return std::find(hidden.begin(), hidden.end(), f.path) != hidden.end() ||
            // case1b-count-diff's skip-same-path-readd: a re-add of a removed path taken for the same rows.
-           (options.mutant == Mutant::Case1bCountDiff && removes_path(winner, f.path));
+           (fault_active(Mutant::Case1bCountDiff) && removes_path(winner, f.path));
   });
   if (!checks_adds || check.added.empty()) {
     return {NoConflict{"append check (" + level + "): no added file to check"}, {}};
@@ -221,7 +222,7 @@ ConflictCheck check_appends(const Transaction& loser, const Table& snapshot, con
   const StatsEligibility eligibility(snapshot.schema(), snapshot.properties().stats);
   check.filtered = filter_conflict_candidates(
       loser_reads(loser, eligibility), check.added, eligibility,
-      ConflictFilterOptions{options.conflict_data_skipping, options.mutant, winner_operation(winner),
+      ConflictFilterOptions{options.conflict_data_skipping, winner_operation(winner),
                             options.value_exact, options.exclude_no_data_change});
   for (const CandidateOutcome& file : check.filtered.files) {
     if (file.verdict == CandidateVerdict::Survives) {
@@ -237,8 +238,8 @@ ConflictCheck check_appends(const Transaction& loser, const Table& snapshot, con
 
 // Paths are compared without their deletion vectors (docs/semantics.md §7.1); the
 // delete-read-compares-dv mutant keys a removal as the log replay does, by path and DV.
-std::string removal_key(const FileRemoval& removed, Mutant mutant) {
-  if (mutant != Mutant::DeleteReadComparesDv || removed.deleted.empty()) return removed.path;
+std::string removal_key(const FileRemoval& removed) {
+  if (!fault_active(Mutant::DeleteReadComparesDv) || removed.deleted.empty()) return removed.path;
   return removed.path + "#dv" + std::to_string(removed.deleted.size());
 }
 
@@ -255,7 +256,7 @@ std::vector<FileRemoval> removes_for_delete_read(const Transaction& loser, const
   const bool append_only = loser.commit.removes.empty() &&
                            std::none_of(loser.commit.adds.begin(), loser.commit.adds.end(),
                                         [](const TableFile& f) { return !f.deleted.empty(); });
-  if (options.exclude_no_data_change && (append_only || options.mutant == Mutant::NodatachangeDeleteDelete)) {
+  if (options.exclude_no_data_change && (append_only || fault_active(Mutant::NodatachangeDeleteDelete))) {
     std::erase_if(removes, [](const FileRemoval& r) { return !r.data_change; });
   }
   return removes;
@@ -266,10 +267,10 @@ std::optional<Conflict> check_delete_read(const Transaction& loser, const Table&
   const std::vector<FileRemoval> removes = removes_for_delete_read(loser, winner, options);
   for (const FileRemoval& removed : removes) {
     const auto& read = loser.reads.files;
-    if (std::find(read.begin(), read.end(), removal_key(removed, options.mutant)) == read.end()) continue;
+    if (std::find(read.begin(), read.end(), removal_key(removed)) == read.end()) continue;
     // docs/semantics.md §10.3, §10.8: Case 1b judges the files the loser read and did not write.
     if (options.removed_rows && !loser.reads.whole_table && !writes_path(loser.commit, removed.path)) {
-      const RemovedRowsResult rows = judge_removed_rows(loser, snapshot, winner, removed, options.mutant);
+      const RemovedRowsResult rows = judge_removed_rows(loser, snapshot, winner, removed);
       if (rows.verdict == RemovedRowsVerdict::NoMatch) {
         notes.push_back(rows.reason);
         continue;
@@ -292,7 +293,7 @@ std::optional<Conflict> check_delete_read(const Transaction& loser, const Table&
 std::optional<Conflict> check_delete_delete(const Transaction& loser, const Commit& winner,
                                             const ConflictCheckOptions& options) {
   for (const FileRemoval& removed : winner.removes) {
-    if (options.mutant == Mutant::NodatachangeDeleteDelete && options.exclude_no_data_change && !removed.data_change) {
+    if (fault_active(Mutant::NodatachangeDeleteDelete) && options.exclude_no_data_change && !removed.data_change) {
       continue;
     }
     for (const FileRemoval& mine : loser.commit.removes) {
@@ -315,7 +316,7 @@ bool reads_path(const ReadSet& reads, const std::string& path) {
 // fails delete/read. case3-no-repoint (Case 3 as Delta's proposal wrote it, docs/delta-conformance.md) leaves the reads behind.
 std::optional<ReadSet> follow_relocated_reads(const Transaction& loser, const Commit& winner,
                                               const ConflictCheckOptions& options, std::vector<std::string>& notes) {
-  if (!options.exclude_no_data_change || options.mutant == Mutant::Case3NoRepoint) return std::nullopt;
+  if (!options.exclude_no_data_change || fault_active(Mutant::Case3NoRepoint)) return std::nullopt;
   std::string relocated;
   for (const FileRemoval& removed : winner.removes) {
     if (!removed.data_change && reads_path(loser.reads, removed.path)) relocated += (relocated.empty() ? "" : ", ") + removed.path;
@@ -344,7 +345,7 @@ struct FileCheckInputs {
 FileCheckInputs reconcile(const Transaction& loser, const Table& snapshot, const Commit& winner,
                           const ConflictCheckOptions& options, ConflictCheck& check) {
   if (!options.row_level_concurrency || !snapshot.properties().deletion_vectors) return {loser, winner};
-  DvReconciliation r = reconcile_deletion_vectors(loser, winner, options.mutant);
+  DvReconciliation r = reconcile_deletion_vectors(loser, winner);
   if (!r.note.empty()) check.tier_notes.push_back(r.note);
   if (r.reconciled_paths.empty()) return {loser, winner};
   Transaction rebased = loser;

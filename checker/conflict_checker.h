@@ -7,7 +7,6 @@
 
 #include "checker/conflict_filter.h"
 #include "model/table/commit.h"
-#include "model/mutants/mutant.h"
 #include "model/table/table.h"
 #include "model/table/transaction.h"
 
@@ -39,7 +38,6 @@ using ConflictOutcome = std::variant<NoConflict, Conflict>;
 // docs/semantics.md §10 "Flags" (Delta's names in the comments); off = the behaviour before each tier.
 struct ConflictCheckOptions {
   bool conflict_data_skipping = true;  // the seeds' flag; off = partition-only append check
-  Mutant mutant = Mutant::None;
   bool value_exact = true;              // conflictDetection.dataSkipping.valueExact.enabled (§10.1)
   bool row_level_concurrency = true;    // rowLevelConcurrency.enabled: Case 2 DV union (§10.2)
   bool removed_rows = false;            // conflictDetection.removedRows.enabled: Case 1b (§10.3)
@@ -50,7 +48,7 @@ struct ConflictCheckOptions {
 // file action without dataChange (and, under WriteSerializable, the operation changes no data);
 // an empty commit drops too.
 // Under snapshot-ignores-datachange (docs/semantics.md §8) the dataChange condition is dropped.
-IsolationLevel isolation_to_use(const Commit& commit, IsolationLevel table_level, Mutant mutant = Mutant::None);
+IsolationLevel isolation_to_use(const Commit& commit, IsolationLevel table_level);
 
 // What the append check looked at: the winner's added files and the conflict filter's verdict on
 // each, so that every exclusion can be put to an oracle without re-running the filter.

@@ -7,6 +7,7 @@
 #include "checker/skipping_builder.h"
 #include "checker/value_exact_tier.h"
 #include "model/coverage/coverage.h"
+#include "model/mutants/fault_injection.h"
 #include "model/values/enum_names.h"
 #include "model/values/input_error.h"
 
@@ -33,28 +34,27 @@ ConflictFilterResult every_file(const std::vector<CandidateFile>& added, Candida
 }
 
 bool suppresses_appends(const ConflictFilterOptions& options) {
-  return options.mutant == Mutant::AppendSuppression &&
+  return fault_active(Mutant::AppendSuppression) &&
          options.winner_operation != WinnerOperation::Other;
 }
 
 // Data step: a file survives a read when that read's data skipping keeps it, and survives the
 // step when it survives any read (the and-across-reads mutant: every read).
 void apply_data_skipping(const LoserReads& loser, const std::vector<CandidateFile>& added,
-                         const StatsEligibility& eligibility, const ConflictFilterOptions& options,
-                         ConflictFilterResult& result) {
-  const bool every_read_must_keep = options.mutant == Mutant::AndAcrossReads;
+                         const StatsEligibility& eligibility, ConflictFilterResult& result) {
+  const bool every_read_must_keep = fault_active(Mutant::AndAcrossReads);
   std::vector<bool> survives(added.size(), every_read_must_keep);
   if (loser.reads.size() > 1) coverage::hit(coverage::Probe::ConflictSeveralReads);
   std::vector<std::optional<SkippingPredicate>> predicates;
   for (const ReadPredicate& read : loser.reads) {
     const auto& predicate =
-        predicates.emplace_back(build_conjunction(eligible_data_filters(read), eligibility, options.mutant));
+        predicates.emplace_back(build_conjunction(eligible_data_filters(read), eligibility));
     if (!predicate) coverage::hit(coverage::Probe::ConflictReadWithoutFilter);
     for (size_t i = 0; i < added.size(); ++i) {
       // The verdict alone: every commit attempt runs this for each (file, read), and the text of
       // decide_file is for reports.
       const bool kept = !predicate || decide_verdict(*predicate, FileView{added[i].stats, added[i].dv_cardinality},
-                                                     eligibility.schema(), options.mutant) == FileVerdict::Keep;
+                                                     eligibility.schema()) == FileVerdict::Keep;
       survives[i] = every_read_must_keep ? survives[i] && kept : survives[i] || kept;
     }
   }
@@ -71,7 +71,7 @@ void apply_data_skipping(const LoserReads& loser, const std::vector<CandidateFil
       // only here, never for the many files a check excludes.
       for (const auto& predicate : predicates) {
         result.files[i].per_read.push_back(decide_file(predicate, FileView{added[i].stats, added[i].dv_cardinality},
-                                                       eligibility.schema(), options.mutant));
+                                                       eligibility.schema()));
       }
     }
   }
@@ -97,8 +97,7 @@ void apply_partition_filters(const LoserReads& loser, const std::vector<Candidat
 }
 
 // docs/semantics.md §10.1: on the stats tier's survivors, all kept or all dropped by reading their rows.
-void apply_value_exact(const LoserReads& loser, const std::vector<CandidateFile>& added, ConflictFilterResult& result,
-                       Mutant mutant) {
+void apply_value_exact(const LoserReads& loser, const std::vector<CandidateFile>& added, ConflictFilterResult& result) {
   std::vector<std::vector<ExprPtr>> eligible;
   for (const ReadPredicate& read : loser.reads) eligible.push_back(eligible_data_filters(read));
   std::vector<const CandidateFile*> survivors;
@@ -109,7 +108,7 @@ void apply_value_exact(const LoserReads& loser, const std::vector<CandidateFile>
     indexes.push_back(i);
   }
   if (survivors.empty()) return;
-  const ValueExactResult scan = value_exact_scan(eligible, survivors, mutant);
+  const ValueExactResult scan = value_exact_scan(eligible, survivors);
   for (size_t i : indexes) {
     result.files[i].decided_by = FilterStep::ValueExact;
     result.files[i].reason = (scan.verdict == ValueExactVerdict::DropAll ? "excluded: " : "survives: ") + scan.reason;
@@ -123,11 +122,11 @@ ConflictFilterResult filter(const LoserReads& loser, const std::vector<Candidate
     return every_file(added, CandidateVerdict::Excluded,
                       "append-suppression mutant: an UPDATE/DELETE winner's adds are not checked");
   }
-  if (loser.whole_table && options.mutant != Mutant::SkipWholeTableRead) {
+  if (loser.whole_table && !fault_active(Mutant::SkipWholeTableRead)) {
     coverage::hit(coverage::Probe::ConflictWholeTableRead);
     return every_file(added, CandidateVerdict::Survives, "whole-table read: every added file counts");
   }
-  if (loser.reads.empty() && options.mutant == Mutant::EmptyReadsSkipAll) {
+  if (loser.reads.empty() && fault_active(Mutant::EmptyReadsSkipAll)) {
     return every_file(added, CandidateVerdict::Excluded,
                       "empty-reads-skip-all mutant: no read predicate, no file kept");
   }
@@ -141,10 +140,10 @@ ConflictFilterResult filter(const LoserReads& loser, const std::vector<Candidate
     result = every_file(added, CandidateVerdict::Survives, "no recorded read predicate: data skipping keeps every file");
   } else {
     result = every_file(added, CandidateVerdict::Survives, "data skipping per read, OR across reads");
-    apply_data_skipping(loser, added, eligibility, options, result);
+    apply_data_skipping(loser, added, eligibility, result);
     if (options.value_exact) {
       result.summary += "; then value-exact rows";
-      apply_value_exact(loser, added, result, options.mutant);
+      apply_value_exact(loser, added, result);
     }
   }
   if (eligibility.partitioned()) {

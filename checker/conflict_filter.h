@@ -9,7 +9,6 @@
 #include "checker/file_decision.h"
 #include "checker/filter_classification.h"
 #include "checker/stats_eligibility.h"
-#include "model/mutants/mutant.h"
 
 namespace skipsound {
 
@@ -24,7 +23,6 @@ enum class WinnerOperation { Other, Update, Delete };
 
 struct ConflictFilterOptions {
   bool data_skipping_enabled = true;  // off = Delta's previous, partition-only behaviour
-  Mutant mutant = Mutant::None;
   WinnerOperation winner_operation = WinnerOperation::Other;
   bool value_exact = false;             // docs/semantics.md §10.1; runs only after the stats tier
   bool exclude_no_data_change = false;  // docs/semantics.md §10.4: dataChange=false adds are not candidates

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "model/mutants/mutant.h"
 #include "model/table/commit.h"
 #include "model/table/transaction.h"
 
@@ -24,6 +23,6 @@ struct DvReconciliation {
 // condition of its own DELETE or UPDATE. (A MERGE is neither, so it never is.)
 bool is_row_local(const Transaction& loser);
 
-DvReconciliation reconcile_deletion_vectors(const Transaction& loser, const Commit& winner, Mutant mutant = Mutant::None);
+DvReconciliation reconcile_deletion_vectors(const Transaction& loser, const Commit& winner);
 
 }  // namespace skipsound

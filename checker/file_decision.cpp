@@ -13,9 +13,8 @@ const FileStats& empty_stats() {
   return none;
 }
 
-StatReadContext context_for(const FileView& file, const Schema& schema, Mutant mutant) {
-  return StatReadContext{file.stats ? *file.stats : empty_stats(), schema, file.dv_cardinality,
-                         mutant};
+StatReadContext context_for(const FileView& file, const Schema& schema) {
+  return StatReadContext{file.stats ? *file.stats : empty_stats(), schema, file.dv_cardinality};
 }
 
 // keep = (expr IS TRUE) OR NOT verified
@@ -45,7 +44,7 @@ std::string explain(FileVerdict verdict, Truth expr, const StatsVerification& ve
 const char* verdict_name(FileVerdict v) { return v == FileVerdict::Keep ? "KEEP" : "SKIP"; }
 
 FileDecision decide_file(const std::optional<SkippingPredicate>& predicate, const FileView& file,
-                         const Schema& schema, Mutant mutant) {
+                         const Schema& schema) {
   FileDecision decision;
   if (!predicate) {
     decision.expression = "none";
@@ -53,7 +52,7 @@ FileDecision decide_file(const std::optional<SkippingPredicate>& predicate, cons
     return decision;
   }
   decision.expression = to_string(predicate->expr, schema);
-  const StatReadContext ctx = context_for(file, schema, mutant);
+  const StatReadContext ctx = context_for(file, schema);
   decision.verification = verify_stats(predicate->referenced, ctx);
   try {
     SkipTrace trace;
@@ -70,8 +69,8 @@ FileDecision decide_file(const std::optional<SkippingPredicate>& predicate, cons
 }
 
 FileVerdict decide_verdict(const SkippingPredicate& predicate, const FileView& file,
-                           const Schema& schema, Mutant mutant) {
-  const StatReadContext ctx = context_for(file, schema, mutant);
+                           const Schema& schema) {
+  const StatReadContext ctx = context_for(file, schema);
   const StatsVerification verification = verify_stats(predicate.referenced, ctx);
   if (verification.outcome == VerificationOutcome::Failed) return FileVerdict::Keep;
   try {

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "checker/skipping_expr.h"
-#include "model/mutants/mutant.h"
 
 namespace skipsound {
 
@@ -37,9 +36,9 @@ struct FileDecision {
 
 // The full decision with explanation. `predicate` absent = no skipping expression (keep).
 FileDecision decide_file(const std::optional<SkippingPredicate>& predicate, const FileView& file,
-                         const Schema& schema, Mutant mutant = Mutant::None);
+                         const Schema& schema);
 // The verdict alone, without building any text (the hot path of scans and the benchmark).
 FileVerdict decide_verdict(const SkippingPredicate& predicate, const FileView& file,
-                           const Schema& schema, Mutant mutant = Mutant::None);
+                           const Schema& schema);
 
 }  // namespace skipsound

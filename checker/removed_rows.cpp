@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "checker/filter_classification.h"
+#include "model/mutants/fault_injection.h"
 #include "model/sql/evaluator.h"
 #include "model/table/deletion_vector.h"
 
@@ -67,14 +68,14 @@ RemovedRowsResult verdict_on(const Transaction& loser, const std::vector<Row>& r
 }  // namespace
 
 RemovedRowsResult judge_removed_rows(const Transaction& loser, const Table& snapshot, const Commit& winner,
-                                     const FileRemoval& removal, Mutant mutant) {
+                                     const FileRemoval& removal) {
   const TableFile* file = snapshot.find_file(removal.path);
   if (!file || !file->rows) return {RemovedRowsVerdict::Match, "the rows of " + removal.path + " are unknown"};
   const std::vector<Row>& rows = *file->rows;
   const DeletedRows& dv_base = removal.deleted;
   const TableFile* post = readded(winner, removal.path);
-  if (mutant == Mutant::Case1bWrongImage) return verdict_on(loser, new_images(winner, removal.path), removal.path);
-  if (mutant == Mutant::Case1bCountDiff) {
+  if (fault_active(Mutant::Case1bWrongImage)) return verdict_on(loser, new_images(winner, removal.path), removal.path);
+  if (fault_active(Mutant::Case1bCountDiff)) {
     const size_t after = post ? matching_live_rows(loser, rows, post->deleted) : 0;
     if (matching_live_rows(loser, rows, dv_base) > after) {
       return {RemovedRowsVerdict::Match, "fewer rows of " + removal.path + " match after the winner"};

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "model/mutants/mutant.h"
 #include "model/table/commit.h"
 #include "model/table/table.h"
 #include "model/table/transaction.h"
@@ -24,6 +23,6 @@ struct RemovedRowsResult {
 // is the loser's, which holds the file's physical rows. The loser's whole-table read is the
 // caller's (it conflicts as today).
 RemovedRowsResult judge_removed_rows(const Transaction& loser, const Table& snapshot, const Commit& winner,
-                                     const FileRemoval& removal, Mutant mutant = Mutant::None);
+                                     const FileRemoval& removal);
 
 }  // namespace skipsound

@@ -5,17 +5,17 @@
 namespace skipsound {
 
 ScanResult filter_scan(const ExprPtr& predicate, const std::vector<CandidateFile>& files,
-                       const StatsEligibility& eligibility, Mutant mutant) {
+                       const StatsEligibility& eligibility) {
   ScanResult result;
   result.filters = classify_filters(predicate, eligibility);
-  result.skipping = build_conjunction(result.filters.read.data_filters, eligibility, mutant);
+  result.skipping = build_conjunction(result.filters.read.data_filters, eligibility);
   result.files.reserve(files.size());
   for (const CandidateFile& file : files) {
     ScanFileOutcome outcome;
     outcome.path = file.path;
     outcome.partition = match_partition(result.filters.read.partition_filters, file.partition_values);
     outcome.data = decide_file(result.skipping, FileView{file.stats, file.dv_cardinality},
-                               eligibility.schema(), mutant);
+                               eligibility.schema());
     if (outcome.partition == PartitionMatch::NoMatch) {
       outcome.verdict = FileVerdict::Skip;
       outcome.reason = "skipped: the partition filters are not TRUE on its partition values";

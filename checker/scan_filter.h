@@ -10,7 +10,6 @@
 #include "checker/filter_classification.h"
 #include "checker/partition_match.h"
 #include "checker/stats_eligibility.h"
-#include "model/mutants/mutant.h"
 
 namespace skipsound {
 
@@ -30,6 +29,6 @@ struct ScanResult {
 
 // `predicate` is bound; absent means the scan reads everything.
 ScanResult filter_scan(const ExprPtr& predicate, const std::vector<CandidateFile>& files,
-                       const StatsEligibility& eligibility, Mutant mutant = Mutant::None);
+                       const StatsEligibility& eligibility);
 
 }  // namespace skipsound

@@ -26,13 +26,13 @@ std::vector<size_t> ProductionScanPlanner::files_to_read(const Table& snapshot,
   // filter_scan's verdicts without its explanation text: every scan of every operation runs this.
   const StatsEligibility eligibility(snapshot.schema(), snapshot.properties().stats);
   const ClassifiedFilters filters = classify_filters(condition, eligibility);
-  const std::optional<SkippingPredicate> skipping = build_conjunction(filters.read.data_filters, eligibility, mutant_);
+  const std::optional<SkippingPredicate> skipping = build_conjunction(filters.read.data_filters, eligibility);
   const std::vector<CandidateFile> files = candidate_files(snapshot.files(), snapshot.schema());
   std::vector<size_t> read;
   for (size_t i = 0; i < files.size(); ++i) {
     if (match_partition(filters.read.partition_filters, files[i].partition_values) == PartitionMatch::NoMatch) continue;
     const FileView view{files[i].stats, files[i].dv_cardinality};
-    if (!skipping || decide_verdict(*skipping, view, eligibility.schema(), mutant_) == FileVerdict::Keep) read.push_back(i);
+    if (!skipping || decide_verdict(*skipping, view, eligibility.schema()) == FileVerdict::Keep) read.push_back(i);
   }
   return read;
 }

@@ -2,7 +2,6 @@
 // (partition filters exactly, data filters by stats), as Delta's scans do.
 #pragma once
 #include "checker/candidate_file.h"
-#include "model/mutants/mutant.h"
 #include "model/table/operations.h"
 
 namespace skipsound {
@@ -12,11 +11,7 @@ std::vector<CandidateFile> candidate_files(const std::vector<TableFile>& files, 
 
 class ProductionScanPlanner final : public ScanPlanner {
  public:
-  explicit ProductionScanPlanner(Mutant mutant = Mutant::None) : mutant_(mutant) {}
   std::vector<size_t> files_to_read(const Table& snapshot, const ExprPtr& condition) const override;
-
- private:
-  Mutant mutant_;
 };
 
 }  // namespace skipsound

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "model/mutants/fault_injection.h"
 #include "model/sql/evaluator.h"
 #include "model/values/utf8.h"
 
@@ -107,8 +108,7 @@ std::optional<std::string> call_prefix(const Expr& call) {
 
 class Builder {
  public:
-  Builder(const StatsEligibility& eligibility, Mutant mutant)
-      : eligibility_(eligibility), mutant_(mutant) {}
+  explicit Builder(const StatsEligibility& eligibility) : eligibility_(eligibility) {}
 
   SkipExprPtr build(const Expr& e) const {
     if (!references_column(e)) return built_by(Probe::RuleLiteralsOnly, nullptr);
@@ -216,7 +216,7 @@ class Builder {
     auto max = [&] { return skip_stat(StatKind::Max, leaf); };
     auto lit = [&] { return skip_literal(v); };
     // The le-as-lt mutant's deviation: the non-strict bounds become strict.
-    const bool strict_bounds = mutant_ == Mutant::LeAsLt;
+    const bool strict_bounds = fault_active(Mutant::LeAsLt);
     switch (op) {
       // c = v can only hold if min(c) <= v <= max(c).
       case CompareOp::Eq:
@@ -369,7 +369,6 @@ class Builder {
   }
 
   const StatsEligibility& eligibility_;
-  Mutant mutant_;
   mutable std::unordered_map<const Expr*, bool> references_;
 };
 
@@ -382,15 +381,13 @@ std::optional<SkippingPredicate> as_predicate(SkipExprPtr expr) {
 }  // namespace
 
 std::optional<SkippingPredicate> build_skipping_predicate(const ExprPtr& bound,
-                                                          const StatsEligibility& eligibility,
-                                                          Mutant mutant) {
-  return as_predicate(Builder(eligibility, mutant).build(*bound));
+                                                          const StatsEligibility& eligibility) {
+  return as_predicate(Builder(eligibility).build(*bound));
 }
 
 std::optional<SkippingPredicate> build_conjunction(const std::vector<ExprPtr>& data_filters,
-                                                   const StatsEligibility& eligibility,
-                                                   Mutant mutant) {
-  const Builder builder(eligibility, mutant);
+                                                   const StatsEligibility& eligibility) {
+  const Builder builder(eligibility);
   SkipExprPtr conjunction;
   for (const ExprPtr& filter : data_filters) {
     conjunction = and_of_buildable(conjunction, builder.build(*filter));

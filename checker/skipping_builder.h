@@ -8,7 +8,6 @@
 #include "checker/skipping_expr.h"
 #include "checker/stats_eligibility.h"
 #include "model/sql/expr.h"
-#include "model/mutants/mutant.h"
 
 namespace skipsound {
 
@@ -16,13 +15,11 @@ namespace skipsound {
 inline constexpr int kMaxIsNullExpansionDepth = 8;
 
 std::optional<SkippingPredicate> build_skipping_predicate(const ExprPtr& bound,
-                                                          const StatsEligibility& eligibility,
-                                                          Mutant mutant = Mutant::None);
+                                                          const StatsEligibility& eligibility);
 
 // The data filters of one read, ANDed: filters that give none are dropped, the rest are ANDed,
 // and the references are the union over all of them (verification covers the whole read).
 std::optional<SkippingPredicate> build_conjunction(const std::vector<ExprPtr>& data_filters,
-                                                   const StatsEligibility& eligibility,
-                                                   Mutant mutant = Mutant::None);
+                                                   const StatsEligibility& eligibility);
 
 }  // namespace skipsound

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "model/coverage/coverage.h"
+#include "model/mutants/fault_injection.h"
 #include "model/stats/string_truncation.h"
 #include "model/values/temporal.h"
 #include "model/values/utf8.h"
@@ -46,13 +47,13 @@ bool holds(std::strong_ordering order, CompareOp op) {
   return false;
 }
 
-Truth compare_values(CompareOp op, const Value& lhs, const Value& rhs, Mutant mutant) {
+Truth compare_values(CompareOp op, const Value& lhs, const Value& rhs) {
   if (op == CompareOp::NullSafeEq && (lhs.is_null() || rhs.is_null())) {
     return truth_of(lhs.is_null() && rhs.is_null());
   }
   if (lhs.is_null() || rhs.is_null()) return Truth::Null;
   // The mutant's deviation: IEEE order, where every comparison with NaN is false.
-  if (mutant == Mutant::IeeeNanOrder && (is_nan(lhs) || is_nan(rhs))) {
+  if (fault_active(Mutant::IeeeNanOrder) && (is_nan(lhs) || is_nan(rhs))) {
     return truth_of(op == CompareOp::Ne);
   }
   return truth_of(holds(*spark_compare(lhs, rhs), op));
@@ -137,7 +138,7 @@ const Value& stat_value(const StatRef& s, const StatReadContext& ctx, Value& scr
     int64_t n = *ctx.stats.num_records;
     // The trust-wide-nullcount mutant's deviation: wide stats' nullCount taken as a count of
     // live rows, so it is compared against the live row count instead of the physical one.
-    if (ctx.mutant == Mutant::TrustWideNullcount && ctx.stats.wide()) n -= ctx.dv_cardinality;
+    if (fault_active(Mutant::TrustWideNullcount) && ctx.stats.wide()) n -= ctx.dv_cardinality;
     return scratch = Value::integral(TypeKind::Long, n);
   }
   const ColumnStats& column = ctx.stats.column(s.leaf);
@@ -149,7 +150,7 @@ const Value& stat_value(const StatRef& s, const StatReadContext& ctx, Value& scr
   const std::optional<Value>& bound = s.kind == StatKind::Min ? column.min : column.max;
   if (!bound || bound->is_null()) return null_value();
   if (s.kind == StatKind::Max && is_timestamp(bound->type.kind) &&
-      ctx.mutant != Mutant::NoTimestampMaxBump) {
+      !fault_active(Mutant::NoTimestampMaxBump)) {
     coverage::hit(coverage::Probe::ReaderTimestampMaxBump);
     return scratch = Value::integral(bound->type.kind, saturating_add(bound->as_int(), kMicrosPerMilli));
   }
@@ -206,7 +207,7 @@ Truth evaluate_truth(const SkipExpr& e, const StatReadContext& ctx, SkipTrace* t
       Value rhs_scratch;
       const Value& lhs = evaluate_operand<Trace>(*e.children[0], ctx, lhs_scratch, child_trace(0));
       const Value& rhs = evaluate_operand<Trace>(*e.children[1], ctx, rhs_scratch, child_trace(1));
-      result = compare_values(e.op, lhs, rhs, ctx.mutant);
+      result = compare_values(e.op, lhs, rhs);
       break;
     }
     case SkipKind::And: result = truth_and(child(0), child(1)); break;

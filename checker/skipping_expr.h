@@ -10,7 +10,6 @@
 
 #include "model/coverage/coverage.h"
 #include "model/sql/expr.h"
-#include "model/mutants/mutant.h"
 #include "model/stats/stats.h"
 
 namespace skipsound {
@@ -80,7 +79,6 @@ struct StatReadContext {
   const FileStats& stats;
   const Schema& schema;
   int64_t dv_cardinality = 0;  // read only by the trust-wide-nullcount mutant
-  Mutant mutant = Mutant::None;
 };
 
 // A stat's value, NULL when the file lacks it. A timestamp max reads as max + 1 ms (saturating),

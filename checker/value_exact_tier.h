@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "checker/candidate_file.h"
-#include "model/mutants/mutant.h"
 #include "model/sql/expr.h"
 
 namespace skipsound {
@@ -22,6 +21,6 @@ struct ValueExactResult {
 
 // `eligible_filters[i]` is read i's eligible data filters (deterministic, no metadata column).
 ValueExactResult value_exact_scan(const std::vector<std::vector<ExprPtr>>& eligible_filters,
-                                  const std::vector<const CandidateFile*>& survivors, Mutant mutant = Mutant::None);
+                                  const std::vector<const CandidateFile*>& survivors);
 
 }  // namespace skipsound

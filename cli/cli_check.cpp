@@ -46,6 +46,7 @@
 #include <memory>
 
 #include "checker/scan_filter.h"
+#include "model/mutants/fault_injection.h"
 #include "model/sql/binder.h"
 #include "model/values/input_error.h"
 #include "cli/check_command.h"
@@ -154,7 +155,8 @@ struct Report {
 // decide only where files carry partition values; data skipping decides the rest.
 ScanResult production_decisions(const ExprPtr& predicate, const LoadedFiles& files, Mutant mutant) {
   const StatsEligibility eligibility(files.schema, files.config);
-  ScanResult scan = filter_scan(predicate, files.candidates, eligibility, mutant);
+  const FaultScope fault(mutant);
+  ScanResult scan = filter_scan(predicate, files.candidates, eligibility);
   for (ScanFileOutcome& f : scan.files) {
     if (files.have_partition_values) f.data.reason = f.reason;
     else f.verdict = f.data.verdict;

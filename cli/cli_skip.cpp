@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checker/scan_filter.h"
+#include "model/mutants/fault_injection.h"
 #include "model/sql/binder.h"
 #include "model/sql/printer.h"
 #include "cli/cli.h"
@@ -73,7 +74,8 @@ nlohmann::json result_json(const ScanResult& result, const LoadedFiles& files, c
 ScanResult skip_decisions(const std::string& predicate_sql, const LoadedFiles& files, Mutant mutant) {
   const ExprPtr predicate = parse_and_bind(predicate_sql, files.schema);
   const StatsEligibility eligibility(files.schema, files.config);
-  ScanResult result = filter_scan(predicate, files.candidates, eligibility, mutant);
+  const FaultScope fault(mutant);
+  ScanResult result = filter_scan(predicate, files.candidates, eligibility);
   if (!files.have_partition_values) {
     for (ScanFileOutcome& f : result.files) {  // no partition values: data skipping decides
       f.verdict = f.data.verdict;

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/mutants/fault_injection.h"
 #include "model/log/delta_log.h"
 #include "model/values/input_error.h"
 #include "model/values/input_limits.h"
@@ -69,9 +70,18 @@ Row partition_values_of(const std::vector<Row>& rows, const LoadedFiles& files, 
   return rows.front();
 }
 
+// The stats reader runs under the input-path mutant; the writer behind --rows never does.
+FileStats read_stats_under(Mutant mutant, const std::string& text, const Schema& schema) {
+  const FaultScope reader(mutant);
+  return stats_from_json_text(text, schema, StatsNaming::Logical);
+}
+
 void load_table(const FileInputOptions& options, LoadedFiles& files, std::vector<std::string>& warnings,
                 Mutant mutant) {
-  const DeltaTable table = load_delta_table(options.table_dir, options.version, mutant);
+  const DeltaTable table = [&] {
+    const FaultScope reader(mutant);
+    return load_delta_table(options.table_dir, options.version);
+  }();
   warnings.insert(warnings.end(), table.warnings.begin(), table.warnings.end());
   files.schema = table.metadata.schema;
   files.config = config_from(options, table.stats_config, warnings);
@@ -128,8 +138,7 @@ LoadedFiles load_files(const FileInputOptions& options, std::vector<std::string>
   const std::vector<Row> rows = options.rows_file.empty() ? std::vector<Row>{} : read_rows(options.rows_file, files.schema);
   // Recorded stats win over the writer's: the file was written under other settings.
   files.stats.push_back(options.stats_json.empty() ? collect_stats(rows, files.schema, files.config)
-                                                   : stats_from_json_text(options.stats_json, files.schema,
-                                                                          StatsNaming::Logical, mutant));
+                                                   : read_stats_under(mutant, options.stats_json, files.schema));
   if (!options.stats_json.empty()) files.stats_texts.push_back(LoadedFiles::StatsText{options.stats_json});
   else files.stats_texts.push_back(std::nullopt);
   Row partition;

@@ -5,6 +5,7 @@
 
 #include "generators/combinators.h"
 #include "generators/row_gen.h"
+#include "model/mutants/fault_injection.h"
 #include "model/stats/stats_collection.h"
 #include "model/stats/stats_widening.h"
 
@@ -192,8 +193,8 @@ GeneratedFile make_file(const TableShape& table, Mutant writer_mutant, std::vect
 
 FileStats writer_stats(const TableShape& table, const std::vector<Row>& rows, int absent_leaves,
                        Mutant writer_mutant, bool with_tight_bounds) {
-  return collect_stats(written_rows(rows, absent_leaves), table.schema, table.stats_config, writer_mutant,
-                       with_tight_bounds);
+  const FaultScope writer(writer_mutant);
+  return collect_stats(written_rows(rows, absent_leaves), table.schema, table.stats_config, with_tight_bounds);
 }
 
 void drop_stats_fields(FileStats& stats, const Schema& schema, const std::vector<std::string>& names) {

@@ -1,3 +1,5 @@
+// One file on purpose, over 600 lines: the categories draw their worlds from shared operation
+// drawers (predicates on the x bands, inserts, updates, merges) that only mean something together.
 #include "generators/world_gen.h"
 
 #include <algorithm>

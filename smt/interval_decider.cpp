@@ -1,3 +1,5 @@
+// One file on purpose, over 600 lines: the search and the candidate values it tries for each type
+// are one procedure, whose exactness argument (interval_decider.h) needs both read together.
 #include "smt/interval_decider.h"
 
 #include <algorithm>

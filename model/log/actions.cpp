@@ -311,9 +311,9 @@ std::string DeletionVectorDescriptor::id() const {
 
 std::string dv_id(const std::optional<DeletionVectorDescriptor>& dv) { return dv ? dv->id() : ""; }
 
-std::optional<FileStats> AddFile::parse_stats(const Schema& schema, StatsNaming naming, Mutant mutant) const {
+std::optional<FileStats> AddFile::parse_stats(const Schema& schema, StatsNaming naming) const {
   if (!stats) return std::nullopt;
-  return stats_from_json_text(*stats, schema, naming, mutant);
+  return stats_from_json_text(*stats, schema, naming);
 }
 
 void AddFile::set_stats(const FileStats& s, const Schema& schema, StatsNaming naming) {

@@ -43,7 +43,7 @@ struct AddFile {
   std::optional<DeletionVectorDescriptor> deletion_vector;
 
   // Parses `stats` against the schema; nullopt when the add carries no stats. Throws InputError.
-  std::optional<FileStats> parse_stats(const Schema& schema, StatsNaming naming, Mutant mutant = Mutant::None) const;
+  std::optional<FileStats> parse_stats(const Schema& schema, StatsNaming naming) const;
   void set_stats(const FileStats& s, const Schema& schema, StatsNaming naming);
   int64_t dv_cardinality() const { return deletion_vector ? deletion_vector->cardinality : 0; }
   bool operator==(const AddFile& o) const = default;

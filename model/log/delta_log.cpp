@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "model/coverage/coverage.h"
+#include "model/mutants/fault_injection.h"
 #include "model/values/input_error.h"
 #include "model/values/input_limits.h"
 #include "model/values/temporal.h"
@@ -115,12 +116,11 @@ double parse_floating(const std::string& text, const DataType& type) {
 
 std::string quoted_path(const std::string& path) { return "'" + path + "'"; }
 
-LiveFile make_live_file(const AddFile& add, const Metadata& metadata, std::vector<std::string>& warnings,
-                        Mutant mutant) {
+LiveFile make_live_file(const AddFile& add, const Metadata& metadata, std::vector<std::string>& warnings) {
   LiveFile live{add, std::nullopt, {}};
   if (add.deletion_vector) coverage::hit(coverage::Probe::LogDeletionVector);
   try {
-    live.stats = add.parse_stats(metadata.schema, metadata.stats_naming(), mutant);
+    live.stats = add.parse_stats(metadata.schema, metadata.stats_naming());
   } catch (const std::exception& e) {
     // A stats-less file is always kept by the skipping logic, so dropping bad stats is sound.
     warnings.push_back("stats of " + quoted_path(add.path) + " ignored: " + e.what());
@@ -138,7 +138,7 @@ LiveFile make_live_file(const AddFile& add, const Metadata& metadata, std::vecto
       throw InputError("add " + quoted_path(add.path) + " has no partition value for '" + key + "'");
     }
     try {
-      live.partition_values.emplace(column, partition_value_from_text(it->second, field->type, mutant));
+      live.partition_values.emplace(column, partition_value_from_text(it->second, field->type));
     } catch (const InputError& e) {
       throw InputError("add " + quoted_path(add.path) + ", partition column '" + column + "': " + e.message());
     }
@@ -149,7 +149,6 @@ LiveFile make_live_file(const AddFile& add, const Metadata& metadata, std::vecto
 using FileKey = std::pair<std::string, std::string>;  // (path, DV id)
 
 struct Replay {
-  Mutant mutant = Mutant::None;
   std::map<FileKey, AddFile> live;
   std::optional<Metadata> metadata;
   std::optional<Protocol> protocol;
@@ -165,11 +164,11 @@ struct Replay {
   // A remove cancels the add of the same (path, DV id) only (docs/semantics.md §4.7), unless a
   // log-replay mutant keys it by the path alone or drops its DV.
   void on(const RemoveFile& r) {
-    if (mutant == Mutant::RemoveByPathOnly) {
+    if (fault_active(Mutant::RemoveByPathOnly)) {
       std::erase_if(live, [&](const auto& entry) { return entry.first.first == r.path; });
       return;
     }
-    const FileKey key{r.path, mutant == Mutant::RemoveIgnoresDv ? std::string() : dv_id(r.deletion_vector)};
+    const FileKey key{r.path, fault_active(Mutant::RemoveIgnoresDv) ? std::string() : dv_id(r.deletion_vector)};
     if (live.contains(key)) coverage::hit(coverage::Probe::LogRemoveReconciled);
     live.erase(key);
   }
@@ -232,8 +231,8 @@ void check_readable(const Protocol& protocol, const std::string& protocol_file) 
 
 }  // namespace
 
-Value partition_value_from_text(const std::optional<std::string>& text, const DataType& type, Mutant mutant) {
-  if (!text && mutant == Mutant::PartitionNullAsEmpty && type.kind == TypeKind::String) return Value::string("");
+Value partition_value_from_text(const std::optional<std::string>& text, const DataType& type) {
+  if (!text && fault_active(Mutant::PartitionNullAsEmpty) && type.kind == TypeKind::String) return Value::string("");
   if (!text || text->empty()) {
     coverage::hit(coverage::Probe::PartitionValueNull);
     return Value::null(type);
@@ -283,7 +282,7 @@ Value partition_value_from_text(const std::optional<std::string>& text, const Da
 
 std::string commit_file_name(int64_t version) { return version_file_name(version, ".json"); }
 
-DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> version, Mutant mutant) {
+DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> version) {
   const fs::path log_dir = fs::path(dir) / "_delta_log";
   std::error_code error;
   if (!fs::is_directory(log_dir, error)) throw InputError("not a Delta table: " + log_dir.string() + " does not exist");
@@ -313,7 +312,7 @@ DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> versi
                        byte_size_text(kMaxLogBytes) + ", the limit skipsound replays");
     }
   }
-  DeltaTable table = replay_delta_log(commits, mutant);
+  DeltaTable table = replay_delta_log(commits);
   table.dir = dir;
   if (checkpoint) {
     table.warnings.insert(table.warnings.begin(), "_last_checkpoint (version " + std::to_string(*checkpoint) +
@@ -322,11 +321,10 @@ DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> versi
   return table;
 }
 
-DeltaTable replay_delta_log(const std::vector<LogCommit>& commits, Mutant mutant) {
+DeltaTable replay_delta_log(const std::vector<LogCommit>& commits) {
   DeltaTable table;
   table.version = static_cast<int64_t>(commits.size()) - 1;
   Replay replay;
-  replay.mutant = mutant;
   for (const LogCommit& commit : commits) {
     replay.commit_file = commit.file;
     for (const Action& action : parse_commit(commit.text, commit.file)) replay.apply(action);
@@ -349,7 +347,7 @@ DeltaTable replay_delta_log(const std::vector<LogCommit>& commits, Mutant mutant
   table.app_versions = std::move(replay.app_versions);
   table.domains = std::move(replay.domains);
   for (const auto& [key, add] : replay.live) {
-    table.files.push_back(make_live_file(add, table.metadata, table.warnings, mutant));
+    table.files.push_back(make_live_file(add, table.metadata, table.warnings));
   }
   return table;
 }

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "model/log/actions.h"
-#include "model/mutants/mutant.h"
 #include "model/stats/stats.h"
 #include "model/stats/stats_collection.h"
 #include "model/values/value.h"
@@ -46,9 +45,8 @@ struct DeltaTable {
 // log, gaps between versions, malformed lines, an unknown version, a missing metaData/protocol, a
 // protocol needing a reader version or feature skipsound does not implement, or a malformed
 // delta.dataSkipping* setting (each error names the commit file).
-// `mutant`: as for replay_delta_log.
-DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> version = std::nullopt,
-                            Mutant mutant = Mutant::None);
+// An injected mutant acts as for replay_delta_log.
+DeltaTable load_delta_table(const std::string& dir, std::optional<int64_t> version = std::nullopt);
 
 // A JSON commit's file name in _delta_log: "00000000000000000001.json".
 std::string commit_file_name(int64_t version);
@@ -60,13 +58,12 @@ struct LogCommit {
 };
 
 // Replays commits 0, 1, ... in order into the table they describe, as load_delta_table does for
-// a directory (same errors, naming each commit's `file`). `mutant`: an input-path mutant of the
-// log reader, the stats reader or the partition values (model/mutants/mutant.h).
-DeltaTable replay_delta_log(const std::vector<LogCommit>& commits, Mutant mutant = Mutant::None);
+// a directory (same errors, naming each commit's `file`). An injected input-path mutant of the
+// log reader, the stats reader or the partition values (model/mutants/fault_injection.h) misreads the log.
+DeltaTable replay_delta_log(const std::vector<LogCommit>& commits);
 
 // A partition value's text as a typed value: "4", "0.0", "true", "2021-09-08",
 // "2021-09-08 11:11:11", "2024-01-01T10:00:00.000000Z". JSON null and "" are NULL.
-Value partition_value_from_text(const std::optional<std::string>& text, const DataType& type,
-                                Mutant mutant = Mutant::None);
+Value partition_value_from_text(const std::optional<std::string>& text, const DataType& type);
 
 }  // namespace skipsound

@@ -1,3 +1,4 @@
+// One file on purpose, over 600 lines: the X3 grammar lives in one .cpp (docs/architecture.md).
 // The predicate grammar. Structure that keeps parsing linear on hostile input:
 //  - every alternative starts with a distinct token, so no alternative re-parses a subexpression
 //    another one already consumed; binary operators are loops (a >> *(op > b)), NOT and unary

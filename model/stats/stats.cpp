@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/coverage/coverage.h"
+#include "model/mutants/fault_injection.h"
 #include "model/values/exact_json.h"
 #include "model/sql/row.h"
 
@@ -37,8 +38,8 @@ const std::string& key_of(const StructField& f, StatsNaming naming) {
 
 // The keys a reader looks stats up by: physical names under column mapping (docs/semantics.md §4.7),
 // unless the stats-by-logical-name mutant reads them by the names the columns have now.
-StatsNaming lookup_naming(StatsNaming naming, Mutant mutant) {
-  return mutant == Mutant::StatsByLogicalName ? StatsNaming::Logical : naming;
+StatsNaming lookup_naming(StatsNaming naming) {
+  return fault_active(Mutant::StatsByLogicalName) ? StatsNaming::Logical : naming;
 }
 
 // The text of a stat as a faulty reader of the input-path mutants sees it (docs/semantics.md §8).
@@ -46,11 +47,11 @@ StatsNaming lookup_naming(StatsNaming naming, Mutant mutant) {
 // "1.5" in decimal(5,2) reads 0.15. decimal-stats-as-double: a decimal written as a JSON number
 // goes through the nearest double, so 123456789012345678 reads 123456789012345680.
 // timestamp-offset-as-utc: "10:00:00.000-08:00" reads 10:00 UTC.
-json misread_stat(const json& j, const DataType& type, Mutant mutant) {
-  if (mutant == Mutant::DecimalStatsAsDouble && type.kind == TypeKind::Decimal && is_json_number(j)) {
+json misread_stat(const json& j, const DataType& type) {
+  if (fault_active(Mutant::DecimalStatsAsDouble) && type.kind == TypeKind::Decimal && is_json_number(j)) {
     return json(std::strtod(number_text(j)->c_str(), nullptr)).dump();
   }
-  if (mutant == Mutant::DecimalStatsUnscaled && type.kind == TypeKind::Decimal) {
+  if (fault_active(Mutant::DecimalStatsUnscaled) && type.kind == TypeKind::Decimal) {
     const std::optional<std::string> text = j.is_string() ? j.get<std::string>() : number_text(j);
     if (!text) return j;
     try {
@@ -61,7 +62,7 @@ json misread_stat(const json& j, const DataType& type, Mutant mutant) {
       return j;
     }
   }
-  if (mutant == Mutant::TimestampOffsetAsUtc && type.kind == TypeKind::Timestamp && j.is_string()) {
+  if (fault_active(Mutant::TimestampOffsetAsUtc) && type.kind == TypeKind::Timestamp && j.is_string()) {
     const std::string& text = j.get_ref<const std::string&>();
     const size_t time = text.find_first_of("T ");
     const size_t zone = text.find_first_of("+-Z", time == std::string::npos ? text.size() : time);
@@ -98,8 +99,8 @@ int leaf_count(const DataType& t) {
 // Schema::leaves(). Null values read as absent; unknown keys and their contents are skipped.
 class StatsSax {
  public:
-  StatsSax(const Schema& schema, StatsNaming naming, Mutant mutant = Mutant::None)
-      : schema_(schema), naming_(naming), lookup_(lookup_naming(naming, mutant)), mutant_(mutant) {
+  StatsSax(const Schema& schema, StatsNaming naming)
+      : schema_(schema), naming_(naming), lookup_(lookup_naming(naming)) {
     stats_.columns.reserve(schema.leaves().size());
   }
 
@@ -274,7 +275,7 @@ class StatsSax {
     note_reader_path(j, next_.field->type);
     Value v;
     try {
-      v = value_from_json(misread_stat(j, next_.field->type, mutant_), next_.field->type);
+      v = value_from_json(misread_stat(j, next_.field->type), next_.field->type);
     } catch (const InputError& e) {
       throw InputError("stats: " + path() + ": " + e.message());
     }
@@ -294,7 +295,6 @@ class StatsSax {
   const Schema& schema_;
   StatsNaming naming_;
   StatsNaming lookup_;  // naming_, or another under a mutant
-  Mutant mutant_;
   std::vector<Frame> frames_;
   StatKind kind_ = StatKind::Min;
   Next next_;
@@ -344,8 +344,8 @@ FileStats stats_from_json(const json& j, const Schema& schema, StatsNaming namin
   return reader.take();
 }
 
-FileStats stats_from_json_text(const std::string& text, const Schema& schema, StatsNaming naming, Mutant mutant) {
-  StatsSax reader(schema, naming, mutant);
+FileStats stats_from_json_text(const std::string& text, const Schema& schema, StatsNaming naming) {
+  StatsSax reader(schema, naming);
   coverage::hit(coverage::Probe::ReaderStatsText);
   if (naming == StatsNaming::Physical) coverage::hit(coverage::Probe::ReaderPhysicalNames);
   try {

@@ -7,7 +7,6 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "model/mutants/mutant.h"
 #include "model/values/input_error.h"
 #include "model/sql/schema.h"
 #include "model/values/value.h"
@@ -40,9 +39,9 @@ enum class StatsNaming { Logical, Physical };
 // Timestamps are read with their offset and converted to UTC microseconds.
 FileStats stats_from_json(const nlohmann::json& j, const Schema& schema,
                           StatsNaming naming = StatsNaming::Logical);
-// `mutant`: an input-path mutant of the stats reader (model/mutants/mutant.h) misreads the text.
+// An injected input-path mutant of the stats reader (model/mutants/fault_injection.h) misreads the text.
 FileStats stats_from_json_text(const std::string& text, const Schema& schema,
-                               StatsNaming naming = StatsNaming::Logical, Mutant mutant = Mutant::None);
+                               StatsNaming naming = StatsNaming::Logical);
 nlohmann::json stats_to_json(const FileStats& s, const Schema& schema,
                              StatsNaming naming = StatsNaming::Logical);
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "model/coverage/coverage.h"
+#include "model/mutants/fault_injection.h"
 #include "model/values/input_error.h"
 #include "model/values/ascii_text.h"
 #include "model/values/temporal.h"
@@ -129,8 +130,7 @@ struct LeafAccumulator {
 };
 
 // Delta writes timestamps floored to the millisecond and strings cut to a prefix (docs/semantics.md §4.4, §4.5).
-ColumnStats finish(const LeafAccumulator& acc, const DataType& type, const StatsConfig& config,
-                   Mutant mutant) {
+ColumnStats finish(const LeafAccumulator& acc, const DataType& type, const StatsConfig& config) {
   using coverage::Probe;
   ColumnStats out;
   out.null_count = acc.nulls;
@@ -147,7 +147,7 @@ ColumnStats finish(const LeafAccumulator& acc, const DataType& type, const Stats
     out.min = Value::string(
         truncate_string_min(acc.min->as_string(), config.string_prefix_length, config.string_min_cut));
     if (*out.min != *acc.min) coverage::hit(Probe::WriterStringMinPrefix);
-    const auto max = truncate_string_max(acc.max->as_string(), config.string_prefix_length, mutant);
+    const auto max = truncate_string_max(acc.max->as_string(), config.string_prefix_length);
     out.max = max ? std::optional<Value>(Value::string(*max)) : std::nullopt;
     if (!max) coverage::hit(Probe::WriterStringMaxOmitted);
     if (max && *max != acc.max->as_string()) coverage::hit(Probe::WriterStringMaxTieBreak);
@@ -231,7 +231,7 @@ std::vector<bool> indexed_leaves(const Schema& schema, const StatsConfig& config
 }
 
 FileStats collect_stats(const std::vector<Row>& rows, const Schema& schema,
-                        const StatsConfig& config, Mutant mutant, bool with_tight_bounds) {
+                        const StatsConfig& config, bool with_tight_bounds) {
   FileStats stats;
   stats.num_records = static_cast<int64_t>(rows.size());
   coverage::hit(coverage::Probe::WriterFile);
@@ -251,10 +251,10 @@ FileStats collect_stats(const std::vector<Row>& rows, const Schema& schema,
         acc.add(row[leaf.ordinal], track_bounds);
       } else {
         coverage::hit(coverage::Probe::WriterAbsentLeaf);
-        if (mutant != Mutant::AbsentLeafNullcountZero) ++acc.nulls;
+        if (!fault_active(Mutant::AbsentLeafNullcountZero)) ++acc.nulls;
       }
     }
-    stats.column_mut(leaf.ordinal) = finish(acc, leaf.type, config, mutant);
+    stats.column_mut(leaf.ordinal) = finish(acc, leaf.type, config);
   }
   return stats;
 }

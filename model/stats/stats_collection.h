@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "model/mutants/mutant.h"
 #include "model/sql/row.h"
 #include "model/sql/schema.h"
 #include "model/stats/stats.h"
@@ -54,7 +53,6 @@ std::vector<bool> indexed_leaves(const Schema& schema, const StatsConfig& config
 // Stats a writer records for these rows (Row values indexed by Leaf::ordinal). Sets
 // tightBounds:true only when `with_tight_bounds` (tables with deletion vectors enabled write it).
 FileStats collect_stats(const std::vector<Row>& rows, const Schema& schema,
-                        const StatsConfig& config, Mutant mutant = Mutant::None,
-                        bool with_tight_bounds = false);
+                        const StatsConfig& config, bool with_tight_bounds = false);
 
 }  // namespace skipsound

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "model/mutants/fault_injection.h"
 #include "model/values/input_error.h"
 #include "model/values/utf8.h"
 
@@ -67,9 +68,8 @@ std::string truncate_string_min(std::string_view utf8, int prefix_length, String
   return encode_utf8(std::vector<char32_t>(cps.begin(), cps.begin() + kept));
 }
 
-std::optional<std::string> truncate_string_max(std::string_view utf8, int prefix_length,
-                                               Mutant mutant) {
-  if (mutant == Mutant::StringMaxPlainPrefix) return truncate_string_min(utf8, prefix_length);
+std::optional<std::string> truncate_string_max(std::string_view utf8, int prefix_length) {
+  if (fault_active(Mutant::StringMaxPlainPrefix)) return truncate_string_min(utf8, prefix_length);
   const std::vector<char32_t> cps = code_points(utf8);
   size_t total_units = 0;
   for (char32_t cp : cps) total_units += utf16_units(cp);

@@ -4,8 +4,6 @@
 #include <string>
 #include <string_view>
 
-#include "model/mutants/mutant.h"
-
 namespace skipsound {
 
 inline constexpr int kDefaultStringPrefixLength = 32;
@@ -24,9 +22,8 @@ std::string truncate_string_min(std::string_view utf8, int prefix_length,
 
 // An upper bound for every string whose maximum is `utf8` (code-point order), at most about
 // 2 * prefix_length UTF-16 units long; nullopt when no bound fits (the max is then omitted).
-// Mutant::StringMaxPlainPrefix returns the plain prefix instead (not an upper bound).
-std::optional<std::string> truncate_string_max(std::string_view utf8, int prefix_length,
-                                               Mutant mutant = Mutant::None);
+// Under the string-max-plain-prefix mutant it returns the plain prefix instead (not an upper bound).
+std::optional<std::string> truncate_string_max(std::string_view utf8, int prefix_length);
 
 // What a stored string stat says about the true value it was written from: the inverse of the
 // two writers above, for a writer with the same prefix length.

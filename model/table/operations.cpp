@@ -1,9 +1,12 @@
+// One file on purpose, over 600 lines: every operation runs through one OperationRun (its scan,
+// its read set and its actions), which is the model of one Delta transaction.
 #include "model/table/operations.h"
 
 #include <algorithm>
 #include <optional>
 #include <set>
 
+#include "model/mutants/fault_injection.h"
 #include "model/sql/binder.h"
 #include "model/sql/evaluator.h"
 #include "model/values/ascii_text.h"
@@ -216,8 +219,7 @@ class OperationRun {
   void write(const std::vector<Row>& rows, bool data_change = true) {
     if (rows.empty()) return;
     std::vector<TableFile> files =
-        snapshot_.write_files(rows, settings_.path_prefix, next_file_index_, settings_.stats,
-                              settings_.writer_mutant);
+        snapshot_.write_files(rows, settings_.path_prefix, next_file_index_, settings_.stats);
     next_file_index_ += static_cast<int>(files.size());
     for (TableFile& f : files) {
       f.data_change = data_change;
@@ -257,7 +259,7 @@ class OperationRun {
     TableFile changed = file;
     changed.deleted = dv_union(file.deleted, more);
     if (file.stats) {
-      const bool counts_new_dv = settings_.writer_mutant == Mutant::WideningCountsNewDv;
+      const bool counts_new_dv = fault_active(Mutant::WideningCountsNewDv);
       const size_t previous_cardinality = (counts_new_dv ? changed : file).deleted.size();
       changed.stats = widen_for_deletion_vector(*file.stats, static_cast<int64_t>(previous_cardinality));
     }
@@ -493,7 +495,7 @@ class OperationRun {
   }
 
   void add_file(const Operation& op) {
-    std::vector<TableFile> files = snapshot_.write_files(op.rows, op.name, 0, op.file_stats, settings_.writer_mutant);
+    std::vector<TableFile> files = snapshot_.write_files(op.rows, op.name, 0, op.file_stats);
     if (files.size() > 1) throw InputError("'" + op.text + "': the rows of one file mix partition values");
     TableFile file;
     if (files.empty()) {

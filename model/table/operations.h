@@ -6,7 +6,6 @@
 
 #include "model/table/commit.h"
 #include "model/sql/expr.h"
-#include "model/mutants/mutant.h"
 #include "model/table/table.h"
 
 namespace skipsound {
@@ -129,7 +128,6 @@ struct WriterSettings {
   StatsPresence stats = StatsPresence::Collected;
   bool reads_whole_table = false;     // records a whole-table read besides the scans
   bool force_not_blind = false;       // commit info says isBlindAppend=false whatever happened
-  Mutant writer_mutant = Mutant::None;  // a writer-side mutant (string-max-plain-prefix) its stats take
   MergeRead merge_read = MergeRead::TargetConjuncts;
   bool blind_flag_unknown = false;    // commit info carries no isBlindAppend (engines that omit it)
 };

@@ -193,7 +193,7 @@ TypedPartitionValues Table::partition_values_of(const Row& row) const {
 
 std::vector<TableFile> Table::write_files(const std::vector<Row>& rows,
                                           const std::string& path_prefix, int first_index,
-                                          StatsPresence presence, Mutant writer_mutant) const {
+                                          StatsPresence presence) const {
   std::vector<TypedPartitionValues> keys;
   std::vector<std::vector<Row>> groups;
   for (const Row& row : rows) {
@@ -213,8 +213,7 @@ std::vector<TableFile> Table::write_files(const std::vector<Row>& rows,
     TableFile file;
     file.path = path_prefix + "-" + std::to_string(first_index + static_cast<int>(i));
     if (presence == StatsPresence::Collected) {
-      file.stats = collect_stats(groups[i], schema_, properties_.stats, writer_mutant,
-                                 properties_.deletion_vectors);
+      file.stats = collect_stats(groups[i], schema_, properties_.stats, properties_.deletion_vectors);
     }
     file.partition_values = std::move(keys[i]);
     file.rows = std::make_shared<const std::vector<Row>>(std::move(groups[i]));

@@ -12,7 +12,6 @@
 #include "model/sql/row.h"
 #include "model/sql/schema.h"
 #include "model/stats/stats.h"
-#include "model/mutants/mutant.h"
 #include "model/stats/stats_collection.h"
 #include "model/table/deletion_vector.h"
 
@@ -93,10 +92,9 @@ class Table {
 
   // Files a writer produces for `rows`: one per distinct partition value tuple (first-seen order),
   // named `<path_prefix>-<n>`, starting at n = first_index. Stats follow the writer rules, or
-  // a writer-side mutant's deviation from them.
+  // an injected writer-side mutant's deviation from them.
   std::vector<TableFile> write_files(const std::vector<Row>& rows, const std::string& path_prefix,
-                                     int first_index, StatsPresence presence,
-                                     Mutant writer_mutant = Mutant::None) const;
+                                     int first_index, StatsPresence presence) const;
   TypedPartitionValues partition_values_of(const Row& row) const;
 
   // Adds a file to the initial state (version stays unchanged). Throws InputError on a

@@ -295,65 +295,6 @@ const char* trial_verdict_name(TrialVerdict v) {
   return "?";
 }
 
-std::string world_scenario_text(const World& world, Mutant mutant, const std::vector<std::string>& expect_lines) {
-  std::string text = "# interleaving world, category " + std::string(world_category_name(world.category)) + "\n";
-  text += std::string("schema: id long, x ") + generators::x_type_sql(world.x_type) + ", p string\n";
-  if (world.partitioned) text += "partitioned by: p\n";
-  if (world.num_indexed_cols != 32) text += "property numIndexedCols: " + std::to_string(world.num_indexed_cols) + "\n";
-  if (world.deletion_vectors) text += "property deletionVectors: on\n";
-  if (world.write_serializable) text += "property isolation: WriteSerializable\n";
-  if (world.log == generators::WorldLog::Replayed) text += "log: replayed\n";
-  if (world.log == generators::WorldLog::Directory) text += "log: directory\n";
-  const generators::WorldFlags defaults;
-  for (generators::Tier tier : generators::all_tiers()) {
-    const bool on = generators::tier_on(world.flags, tier);
-    if (on != generators::tier_on(defaults, tier)) text += std::string("flag ") + generators::tier_flag_name(tier) + (on ? ": on\n" : ": off\n");
-  }
-  if (mutant != Mutant::None) text += std::string("mutant: ") + mutant_name(mutant) + "\n";
-  for (size_t f = 0; f < world.files.size(); ++f) {
-    std::string deleted;
-    for (int r : world.files[f].deleted) deleted += (deleted.empty() ? " deleted=" : ",") + std::to_string(r);
-    text += "file f" + std::to_string(f) + (world.files[f].has_stats ? "" : " nostats") + deleted + ": [";
-    for (size_t r = 0; r < world.files[f].rows.size(); ++r) {
-      text += (r ? ", " : "") + generators::world_row_json(world.files[f].rows[r], world.x_type);
-    }
-    text += "]\n";
-  }
-  for (const std::string& op : world.history) text += "step: " + op + "\n";
-  const auto declare = [&](size_t t) {
-    const generators::WorldTransaction& txn = world.transactions[t];
-    std::vector<std::string> options;
-    if (txn.whole_table_read) options.push_back("whole-table-read");
-    if (txn.not_blind) options.push_back("not-blind");
-    if (txn.no_stats) options.push_back("no-stats");
-    if (txn.blind_unknown) options.push_back("blind-unknown");
-    std::string head = "T" + std::to_string(t + 1);
-    if (!options.empty()) {
-      head += " [";
-      for (size_t o = 0; o < options.size(); ++o) head += (o ? ", " : "") + options[o];
-      head += "]";
-    }
-    for (const std::string& op : txn.operations) text += head + ": " + op + "\n";
-  };
-  const auto commit_line = [&](size_t from, size_t to) {
-    text += "commit: ";
-    for (size_t i = from; i < to; ++i) text += (i > from ? ", T" : "T") + std::to_string(world.commit_order[i] + 1);
-    text += "\n";
-  };
-  for (size_t t = 0; t < world.transactions.size(); ++t) {
-    if (t != world.late_start) declare(t);
-  }
-  // A late transaction is declared after the first commit, so it starts at that version.
-  const size_t early_commits = world.late_start ? 1 : 0;
-  if (world.late_start) {
-    commit_line(0, early_commits);
-    declare(*world.late_start);
-  }
-  commit_line(early_commits, world.commit_order.size());
-  for (const std::string& line : expect_lines) text += line + "\n";
-  return text;
-}
-
 TrialResult judge_run(const ScenarioRun& run, smt::Oracle& oracle, CrossChecker* cross_check) {
   TrialResult result;
   const auto found = [&](TrialVerdict verdict, std::string headline, std::optional<size_t> transaction = std::nullopt) {
@@ -406,7 +347,7 @@ ScenarioRun run_judged_scenario(const Scenario& scenario, smt::Oracle& oracle) {
   }
   if (scenario.findings == FindingExpectation::Killed && run.findings.empty()) {
     run.mismatches.push_back("expect mutant: killed, but the run (mutant " +
-                             std::string(mutant_name(scenario.options.mutant)) + ") shows no finding");
+                             std::string(mutant_name(scenario.mutant)) + ") shows no finding");
   }
   return run;
 }
@@ -416,7 +357,7 @@ TrialResult run_trial(const World& world, Mutant mutant, smt::Oracle& oracle, bo
   Scenario scenario;
   ScenarioRun run;
   try {
-    scenario = parse_scenario(world_scenario_text(world, mutant), "explorer");
+    scenario = world_scenario(world, mutant);
     run = run_scenario(scenario);
   } catch (const InputError& e) {
     TrialResult discarded;

@@ -20,6 +20,7 @@
 #include "model/mutants/mutant.h"
 #include "proofs/common/trial_seed.h"
 #include "proofs/oracles/cross_check.h"
+#include "proofs/explorer/world_scenario.h"
 #include "proofs/scenario/scenario.h"
 #include "smt/oracle.h"
 
@@ -33,9 +34,6 @@ struct Shard {
 // The world trial i of a category runs (generation only: on the calling thread).
 generators::World trial_world(uint64_t master_seed, generators::WorldCategory category, size_t global_index);
 
-// The world as a scenario file (proofs/scenario/scenario.h); `expect_lines` are appended verbatim.
-std::string world_scenario_text(const generators::World& world, Mutant mutant,
-                                const std::vector<std::string>& expect_lines = {});
 
 enum class TrialVerdict {
   Sound,            // every commit serializable, every skip proved by Z3

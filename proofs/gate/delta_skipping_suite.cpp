@@ -7,6 +7,7 @@
 
 #include "checker/scan_filter.h"
 #include "checker/stats_eligibility.h"
+#include "model/mutants/fault_injection.h"
 #include "model/sql/binder.h"
 #include "model/sql/evaluator.h"
 #include "model/sql/row.h"
@@ -66,15 +67,15 @@ std::vector<Row> typed_rows(const json& rows, const Schema& schema) {
 // The add action's stats as text, written under the settings the file was written with (an older
 // schema or numIndexedCols), read back under the table's: the path a real log takes.
 FileStats stats_through_text(const json& file, const json& table_schema, const StatsConfig& table_config,
-                             const Schema& schema, Mutant mutant) {
+                             const Schema& schema) {
   const json written_with = file.value("written_with", json::object());
   const Schema writer_schema = Schema::from_json(written_with.value("schema", table_schema));
   StatsConfig writer_config = table_config;
   if (written_with.contains("numIndexedCols")) {
     writer_config.num_indexed_cols = parse_num_indexed_cols(written_with["numIndexedCols"].get<std::string>());
   }
-  const FileStats written = collect_stats(typed_rows(file["rows"], writer_schema), writer_schema, writer_config, mutant);
-  return stats_from_json_text(dump_json(stats_to_json(written, writer_schema)), schema, StatsNaming::Logical, mutant);
+  const FileStats written = collect_stats(typed_rows(file["rows"], writer_schema), writer_schema, writer_config);
+  return stats_from_json_text(dump_json(stats_to_json(written, writer_schema)), schema, StatsNaming::Logical);
 }
 
 // Whether some row makes the predicate TRUE: the model's evaluator decides; a predicate it cannot
@@ -93,7 +94,9 @@ class CaseRun {
  public:
   CaseRun(std::string name, const json& c, Mutant mutant) : c_(c), mutant_(mutant) { result_.name = std::move(name); }
 
+  // The case's writer, reader and filter all run under the suite's mutant.
   DeltaSuiteCase run() {
+    const FaultScope fault(mutant_);
     const parallel::Stopwatch clock;
     try {
       load();
@@ -115,7 +118,7 @@ class CaseRun {
     stats_.reserve(files.size());
     for (size_t i = 0; i < files.size(); ++i) {
       rows_.push_back(typed_rows(files[i].at("rows"), schema_));
-      stats_.push_back(stats_through_text(files[i], c_.at("schema"), config_, schema_, mutant_));
+      stats_.push_back(stats_through_text(files[i], c_.at("schema"), config_, schema_));
     }
     for (size_t i = 0; i < files.size(); ++i) {
       // A partitioned table's file holds one value of each partition column: its first row's.
@@ -141,7 +144,7 @@ class CaseRun {
       return;
     }
     if (marked) result_.errors.push_back({SuiteErrorKind::MarkedButParses, sql, ""});
-    const ScanResult scan = filter_scan(bound, candidates_, *eligibility_, mutant_);
+    const ScanResult scan = filter_scan(bound, candidates_, *eligibility_);
     for (size_t i = 0; i < candidates_.size(); ++i) judge_file(sql, *bound, predicate.at("delta"), i, scan.files.at(i));
   }
 

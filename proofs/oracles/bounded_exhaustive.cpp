@@ -10,7 +10,7 @@
 
 #include "model/sql/binder.h"
 #include "model/sql/evaluator.h"
-#include "model/mutants/mutant.h"
+#include "model/mutants/fault_injection.h"
 #include "model/sql/printer.h"
 #include "model/stats/stats_collection.h"
 #include "model/stats/stats_widening.h"
@@ -92,7 +92,10 @@ FileStats collected_stats(const std::vector<Row>& rows, const Schema& schema, in
   config.string_min_cut = variant.string_min_cut;
   const bool marked = tightness != Tightness::Unmarked;
   const Mutant mutant = writer_break == WriterBreak::StringMaxPlainPrefix ? Mutant::StringMaxPlainPrefix : Mutant::None;
-  FileStats stats = collect_stats(rows, schema, config, mutant, marked);
+  FileStats stats = [&] {
+    const FaultScope writer(mutant);
+    return collect_stats(rows, schema, config, marked);
+  }();
   if (writer_break == WriterBreak::NullsUncounted) {
     for (ColumnStats& column : stats.columns) column.null_count = 0;
   }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checker/candidate_file.h"
+#include "model/mutants/fault_injection.h"
 #include "model/table/table.h"
 #include "model/values/input_error.h"
 #include "model/values/temporal.h"
@@ -218,7 +219,8 @@ LogReadBack read_back(const TableShape& table, const GeneratedFile& file, Mutant
   out.partition_values = written_partition_values(table, file);
   DeltaTable read;
   try {
-    read = replay_delta_log(commits, mutant);
+    const FaultScope fault(mutant);
+    read = replay_delta_log(commits);
   } catch (const InputError& e) {
     out.problems.push_back("the log does not read back: " + e.render());
     return out;

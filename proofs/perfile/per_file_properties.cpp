@@ -10,6 +10,7 @@
 #include "model/sql/printer.h"
 #include "model/sql/row.h"
 #include "model/coverage/coverage.h"
+#include "model/mutants/fault_injection.h"
 #include "model/stats/stats.h"
 #include "model/values/exact_json.h"
 #include "proofs/oracles/stats_audit.h"
@@ -44,7 +45,8 @@ ScanFileOutcome production_decision(const TableShape& table, const LogReadBack& 
   const CandidateFile candidate{kPerFileCasePath, read.stats ? &*read.stats : nullptr, read.partition_values,
                                 read.dv_cardinality};
   const StatsEligibility eligibility(table.schema, table.stats_config);
-  return filter_scan(predicate, {candidate}, eligibility, mutant).files.front();
+  const FaultScope fault(mutant);
+  return filter_scan(predicate, {candidate}, eligibility).files.front();
 }
 
 // The first live row on which the predicate is TRUE.

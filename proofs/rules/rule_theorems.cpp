@@ -6,6 +6,7 @@
 
 #include "checker/file_decision.h"
 #include "checker/skipping_builder.h"
+#include "model/mutants/fault_injection.h"
 #include "model/sql/evaluator.h"
 #include "model/sql/printer.h"
 #include "model/stats/stats_consistency.h"
@@ -83,7 +84,7 @@ std::optional<std::string> inconsistency(const DecodedFile& d, const Row& row,
       return "the row lies outside its file's true range";
     const std::optional<Value>& stored = d.stats.column(leaf).max;
     if (stored && truth.max.type.kind == TypeKind::String && !d.stats.wide() && d.dv_cardinality == 0 &&
-        truncate_string_max(truth.max.as_string(), string_prefix_length, mutant) != stored->as_string())
+        truncate_string_max(truth.max.as_string(), string_prefix_length) != stored->as_string())
       return "the mutant writer would not store this string max";
   }
   return std::nullopt;
@@ -160,15 +161,17 @@ TheoremResult run_theorem(const PredicateTemplate& t, Mutant mutant, const smt::
   return result;
 }
 
-// Replays a soundness witness through the concrete code: COUNTEREXAMPLE only when the concrete
-// logic skips, the model evaluator finds the predicate TRUE and the row fits the stats.
+// Replays a soundness witness through the concrete code under `mutant`: COUNTEREXAMPLE only when
+// the concrete logic skips, the model evaluator finds the predicate TRUE and the row fits the stats
+// (the string-max-plain-prefix writer's, under that mutant).
 void judge_witness(const PredicateTemplate& t, const SkippingPredicate& claimed, Mutant mutant,
                    int string_prefix_length, const TheoremWitness& w, TheoremResult& result) {
+  const FaultScope fault(mutant);
   const ExprPtr instantiated = instantiate(t, w.literals);
   const SkippingPredicate concrete{substitute_literals(claimed.expr, t, w.literals), claimed.referenced};
   TheoremCounterexample cex = counterexample(w.file, w.literals, w.row, instantiated, concrete.expr, *t.schema);
   const FileView view{&w.file.stats, w.file.dv_cardinality};
-  if (decide_verdict(concrete, view, *t.schema, mutant) != FileVerdict::Skip) {
+  if (decide_verdict(concrete, view, *t.schema) != FileVerdict::Skip) {
     result.note = "witness not confirmed: the concrete logic keeps the file";
   } else if (evaluate(*instantiated, *w.row) != Truth::True) {
     result.note = "witness not confirmed: the model evaluator does not find the predicate TRUE";
@@ -187,7 +190,10 @@ RuleProver::RuleProver(smt::SolverLimits limits, int string_prefix_length)
 
 TheoremResult RuleProver::prove_sound(const PredicateTemplate& t, Mutant mutant) {
   const StatsEligibility eligibility(*t.schema, StatsConfig{});
-  const std::optional<SkippingPredicate> built = build_skipping_predicate(t.predicate, eligibility, mutant);
+  const std::optional<SkippingPredicate> built = [&] {
+    const FaultScope fault(mutant);
+    return build_skipping_predicate(t.predicate, eligibility);
+  }();
   if (!built) {
     return TheoremResult{t.rule, t.type, TheoremVerdict::Proved, "no skipping expression: every file is kept",
                          std::nullopt, 0};

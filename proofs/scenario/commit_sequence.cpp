@@ -21,7 +21,7 @@ void validate_order(size_t transactions, const std::vector<size_t>& order) {
 
 CommitDriver::CommitDriver(Table initial, ConflictCheckOptions options, LogReplay log)
     : options_(options), first_version_(initial.version()) {
-  if (log != LogReplay::Off) log_.emplace(initial, options.mutant, log);
+  if (log != LogReplay::Off) log_.emplace(initial, log);
   run_.versions.push_back(std::move(initial));
 }
 

@@ -188,7 +188,7 @@ std::string render_report(const Scenario& scenario, const ScenarioRun& run) {
   std::ostringstream out;
   out << "scenario " << scenario.source << " (conflict data skipping "
       << (scenario.options.conflict_data_skipping ? "on" : "off") << ", mutant "
-      << mutant_name(scenario.options.mutant) << ")\n";
+      << mutant_name(scenario.mutant) << ")\n";
   print_table(out, scenario.table);
   out << "schedule:\n";
   for (const Transaction& txn : run.transactions) {
@@ -337,7 +337,7 @@ nlohmann::json report_json(const Scenario& scenario, const ScenarioRun& run) {
   }
   return {{"scenario", scenario.source},
           {"conflict_data_skipping", scenario.options.conflict_data_skipping},
-          {"mutant", mutant_name(scenario.options.mutant)},
+          {"mutant", mutant_name(scenario.mutant)},
           {"transactions", std::move(transactions)},
           {"attempts", std::move(attempts)},
           {"verdicts", std::move(verdicts)},

@@ -52,8 +52,7 @@ std::string checksum_text(const Table& model, const Schema& schema) {
 
 }  // namespace
 
-LogMirror::LogMirror(const Table& initial, Mutant mutant, LogReplay where)
-    : schema_(initial.schema()), mutant_(mutant) {
+LogMirror::LogMirror(const Table& initial, LogReplay where) : schema_(initial.schema()) {
   std::vector<Action> actions{initial.protocol(), initial.metadata()};
   for (const TableFile& file : initial.files()) actions.push_back(file.to_add_action(schema_));
   commits_.push_back({commit_file_name(0), commit_to_json(actions)});
@@ -75,8 +74,8 @@ void LogMirror::write_latest(const Table& model) {
 }
 
 DeltaTable LogMirror::replay(std::optional<int64_t> version) const {
-  if (table_dir_) return load_delta_table(table_dir_->path().string(), version, mutant_);
-  return replay_delta_log(commits_, mutant_);
+  if (table_dir_) return load_delta_table(table_dir_->path().string(), version);
+  return replay_delta_log(commits_);
 }
 
 Commit LogMirror::log(const Commit& commit, const Table& model_after) {

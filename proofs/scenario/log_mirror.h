@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "model/log/delta_log.h"
-#include "model/mutants/mutant.h"
 #include "model/table/commit.h"
 #include "model/table/table.h"
 #include "model/values/scratch_directory.h"
@@ -33,9 +32,10 @@ enum class LogReplay { Off, InMemory, Directory };
 
 class LogMirror {
  public:
-  // `mutant`: an input-path mutant of the log or stats reader (model/mutants/mutant.h) misreads the text.
+  // An injected input-path mutant of the log or stats reader (model/mutants/fault_injection.h)
+  // misreads the text.
   // `where`: InMemory or Directory (Off is the caller's: no mirror).
-  explicit LogMirror(const Table& initial, Mutant mutant = Mutant::None, LogReplay where = LogReplay::InMemory);
+  explicit LogMirror(const Table& initial, LogReplay where = LogReplay::InMemory);
 
   // Logs `commit` as the next version, replays the log and compares it with `model_after` (the
   // model's table once the commit is applied). Returns the commit with its adds as replayed.
@@ -54,7 +54,6 @@ class LogMirror {
   void compare(const DeltaTable& replayed, const Table& model, const Schema& schema, const std::string& at);
 
   Schema schema_;
-  Mutant mutant_;
   std::vector<LogCommit> commits_;
   std::vector<std::string> problems_;
   std::optional<ScratchDirectory> table_dir_;  // with LogReplay::Directory

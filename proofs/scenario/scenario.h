@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checker/conflict_checker.h"
+#include "model/mutants/mutant.h"
 #include "model/table/operations.h"
 #include "model/table/table.h"
 #include "model/table/transaction.h"
@@ -82,6 +83,7 @@ struct Scenario {
   std::vector<ScenarioTransaction> transactions;  // history steps included
   std::vector<TimelineEvent> timeline;
   ConflictCheckOptions options;
+  Mutant mutant = Mutant::None;    // `mutant:`; the run injects it (model/mutants/fault_injection.h)
   LogReplay log = LogReplay::Off;  // `log: replayed` or `log: directory` (proofs/scenario/log_mirror.h)
   std::map<size_t, ExpectedVerdict> expected;  // by transaction index
   std::vector<ExpectedSurvivors> expected_survivors;

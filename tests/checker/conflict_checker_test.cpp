@@ -4,6 +4,7 @@
 
 #include "checker/conflict_checker.h"
 #include "checker/scan_planner.h"
+#include "model/mutants/fault_injection.h"
 #include "model/sql/binder.h"
 #include "tests/support/id_x_table.h"
 
@@ -54,8 +55,10 @@ Transaction txn(const std::string& name, const Table& table, std::vector<Operati
   return run_transaction(name, table, std::move(ops), settings, ProductionScanPlanner());
 }
 
+// `mutant`: injected into the check (model/mutants/fault_injection.h).
 std::optional<ConflictKind> conflict(const Transaction& loser, const Table& snapshot, const Commit& winner,
-                                     ConflictCheckOptions options = {}) {
+                                     ConflictCheckOptions options = {}, Mutant mutant = Mutant::None) {
+  const FaultScope fault(mutant);
   ConflictOutcome outcome = check_conflict(loser, snapshot, winner, options).outcome;
   if (const auto* c = std::get_if<Conflict>(&outcome)) return c->kind;
   return std::nullopt;
@@ -74,7 +77,7 @@ TEST(ConflictChecker, FlagOffOnUnpartitionedTableConflictsOnAnyAdd) {
   const Table table = make_table();
   const Transaction winner = txn("W", table, {insert(1000, 1100)});
   const Transaction loser = txn("L", table, {with_condition(OperationKind::Delete, "id < 50")});
-  EXPECT_EQ(conflict(loser, table, winner.commit, {false, Mutant::None}), ConflictKind::ConcurrentAppend);
+  EXPECT_EQ(conflict(loser, table, winner.commit, {false}), ConflictKind::ConcurrentAppend);
 }
 
 TEST(ConflictChecker, BlindAppendLoserIsNeverCheckedForAppends) {
@@ -293,7 +296,7 @@ TEST(ConflictChecker, AppendSuppressionMutantHidesAnUpdateWinnersImages) {
   const Transaction winner = txn("W", table, {update});
   const Transaction loser = txn("L", table, {with_condition(OperationKind::Delete, "id >= 350")});
   EXPECT_EQ(conflict(loser, table, winner.commit), ConflictKind::ConcurrentAppend);
-  EXPECT_EQ(conflict(loser, table, winner.commit, {true, Mutant::AppendSuppression}), std::nullopt);
+  EXPECT_EQ(conflict(loser, table, winner.commit, {}, Mutant::AppendSuppression), std::nullopt);
 }
 
 TEST(ConflictChecker, ExceptionNamesRoundTrip) {
@@ -310,11 +313,13 @@ TEST(ConflictChecker, ExceptionNamesRoundTrip) {
 TEST(ConflictCheckerMutants, SnapshotIgnoresDatachangeLetsADmlLoserSkipTheAppendCheck) {
   const Table table = make_table();
   const Transaction deleter = txn("L", table, {with_condition(OperationKind::Delete, "id >= 350")});
-  EXPECT_EQ(isolation_to_use(deleter.commit, IsolationLevel::Serializable, Mutant::SnapshotIgnoresDatachange),
-            IsolationLevel::SnapshotIsolation);
+  {
+    const FaultScope fault(Mutant::SnapshotIgnoresDatachange);
+    EXPECT_EQ(isolation_to_use(deleter.commit, IsolationLevel::Serializable), IsolationLevel::SnapshotIsolation);
+  }
   const Transaction winner = txn("W", table, {insert(1000, 1100)});
   EXPECT_EQ(conflict(deleter, table, winner.commit), ConflictKind::ConcurrentAppend);
-  EXPECT_EQ(conflict(deleter, table, winner.commit, {true, Mutant::SnapshotIgnoresDatachange}), std::nullopt);
+  EXPECT_EQ(conflict(deleter, table, winner.commit, {}, Mutant::SnapshotIgnoresDatachange), std::nullopt);
 }
 
 TEST(ConflictCheckerMutants, UnknownBlindAsBlindSkipsAWinnerWithoutTheFlag) {
@@ -325,7 +330,7 @@ TEST(ConflictCheckerMutants, UnknownBlindAsBlindSkipsAWinnerWithoutTheFlag) {
   ASSERT_FALSE(winner.commit.info.is_blind_append.has_value());
   const Transaction loser = txn("L", table, {with_condition(OperationKind::Delete, "id >= 350")});
   EXPECT_EQ(conflict(loser, table, winner.commit), ConflictKind::ConcurrentAppend) << "unknown is not blind";
-  EXPECT_EQ(conflict(loser, table, winner.commit, {true, Mutant::UnknownBlindAsBlind}), std::nullopt);
+  EXPECT_EQ(conflict(loser, table, winner.commit, {}, Mutant::UnknownBlindAsBlind), std::nullopt);
 }
 
 TEST(ConflictCheckerMutants, DeleteReadComparesDvMissesARemovedFileThatHadADv) {
@@ -337,7 +342,7 @@ TEST(ConflictCheckerMutants, DeleteReadComparesDvMissesARemovedFileThatHadADv) {
   ASSERT_FALSE(winner.commit.removes.front().deleted.empty());
   const Transaction loser = txn("L", table, {with_condition(OperationKind::Select, "id = 70")});
   EXPECT_EQ(conflict(loser, table, winner.commit), ConflictKind::ConcurrentDeleteRead);
-  EXPECT_EQ(conflict(loser, table, winner.commit, {true, Mutant::DeleteReadComparesDv}), std::nullopt);
+  EXPECT_EQ(conflict(loser, table, winner.commit, {}, Mutant::DeleteReadComparesDv), std::nullopt);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Each checker mutant (docs/semantics.md §8) on a concrete case where the file holds a row matching the
 // predicate (named in each test): sound logic keeps it, the mutant skips it.
 #include "checker/conflict_filter.h"
+#include "model/mutants/fault_injection.h"
 #include "tests/support/checker_fixture.h"
 
 namespace skipsound::test {
@@ -75,8 +76,8 @@ class ConflictMutants : public CheckerTest {
   }
   bool survives(const LoserReads& loser, Mutant m,
                 WinnerOperation winner = WinnerOperation::Other) const {
+    const FaultScope fault(m);
     ConflictFilterOptions options;
-    options.mutant = m;
     options.winner_operation = winner;
     return filter_conflict_candidates(loser, added, *eligibility, options).any_survivor();
   }

@@ -1,3 +1,5 @@
+// One file on purpose, over 600 lines: every tier's schedules share one driver (play) and one
+// history-order judge, and Case 2's tests run again under Case 1b and Case 3.
 // docs/semantics.md §10.1–§10.4: the row-level-concurrency tiers (value-exact, Case 2 DV union,
 // Case 1b, Case 3) on the schedules of Delta's own tests for them and on each pitfall schedule
 // (docs/delta-conformance.md lists both): the sound logic commits or aborts as Delta's tests say, and each §10.7
@@ -14,6 +16,7 @@
 #include "checker/dv_union.h"
 #include "checker/removed_rows.h"
 #include "checker/scan_planner.h"
+#include "model/mutants/fault_injection.h"
 #include "model/sql/binder.h"
 #include "tests/support/id_x_table.h"
 
@@ -95,7 +98,10 @@ struct Played {
 
 // The commit driver's loop: each transaction, in order, checked against every earlier commit of
 // the schedule (all started from `snapshot`), rebased by each reconciling check.
-Played play(const Table& snapshot, const std::vector<Transaction>& order, const ConflictCheckOptions& options = {}) {
+// `mutant`: injected into every check (model/mutants/fault_injection.h).
+Played play(const Table& snapshot, const std::vector<Transaction>& order, const ConflictCheckOptions& options = {},
+            Mutant mutant = Mutant::None) {
+  const FaultScope fault(mutant);
   Played played{{}, snapshot, {}};
   std::vector<Commit> logged;
   for (Transaction current : order) {
@@ -145,10 +151,11 @@ size_t dv_cardinality(const Table& state, const std::string& path) {
   return f ? f->deleted.size() : 0;
 }
 
-ConflictCheckOptions with(Mutant mutant) {
-  ConflictCheckOptions o;
-  o.mutant = mutant;
-  return o;
+// check_conflict with `mutant` injected.
+ConflictCheck check_under(Mutant mutant, const Transaction& loser, const Table& snapshot, const Commit& winner,
+                          const ConflictCheckOptions& options) {
+  const FaultScope fault(mutant);
+  return check_conflict(loser, snapshot, winner, options);
 }
 
 const Outcome kCommit = std::nullopt;
@@ -302,7 +309,7 @@ TEST(Case2Mutants, NoRepointLeavesAStaleTombstone) {
   const Table t = dv_table({{row(1, 1), row(2, 2), row(3, 3)}});
   const std::vector<Transaction> order{txn("T1", t, del("id = 1")), txn("T2", t, del("id = 2"))};
   EXPECT_TRUE(serializable(t, order, play(t, order)));
-  const Played bad = play(t, order, with(Mutant::Case2NoRepoint));
+  const Played bad = play(t, order, {}, Mutant::Case2NoRepoint);
   EXPECT_EQ(bad.outcomes[1], kCommit);
   EXPECT_FALSE(serializable(t, order, bad));
   EXPECT_EQ(id_x(bad.state.live_rows()), (std::vector<std::pair<int64_t, int64_t>>{{2, 2}, {3, 3}, {3, 3}}));
@@ -314,7 +321,7 @@ TEST(Case2Mutants, MergingOnOverlapOrWithTheWrongBaseLosesADelete) {
   EXPECT_NE(play(t, order).outcomes[1], kCommit);
   for (Mutant m : {Mutant::Case2MergeOnOverlap, Mutant::Case2BaseIsDvWin}) {
     SCOPED_TRACE(mutant_name(m));
-    const Played bad = play(t, order, with(m));
+    const Played bad = play(t, order, {}, m);
     EXPECT_EQ(bad.outcomes[1], kCommit);
     EXPECT_FALSE(serializable(t, order, bad));
   }
@@ -329,7 +336,7 @@ TEST(Case2Mutants, NoMonotonicityUnionsAfterARestore) {
   const std::vector<Transaction> order{txn("T1", t, restore(v1)), txn("T2", t, del("id = 3"))};
   const Played sound = play(t, order);
   EXPECT_NE(sound.outcomes[1], kCommit);
-  const Played bad = play(t, order, with(Mutant::Case2NoMonotonicity));
+  const Played bad = play(t, order, {}, Mutant::Case2NoMonotonicity);
   EXPECT_EQ(bad.outcomes[1], kCommit);
   EXPECT_EQ(id_x(bad.state.live_rows()), (std::vector<std::pair<int64_t, int64_t>>{{4, 4}}));
   EXPECT_EQ(history(t, order, bad.outcomes), (std::vector<std::pair<int64_t, int64_t>>{{2, 2}, {4, 4}}));
@@ -349,8 +356,8 @@ TEST(Case2Mutants, NonlocalLoserIsReconciledOnlyByTheMutant) {
   const DvReconciliation sound = reconcile_deletion_vectors(loser, winner.commit);
   EXPECT_TRUE(sound.reconciled_paths.empty());
   EXPECT_EQ(sound.note, "Case 2: the loser is not row-local, nothing reconciled");  // the check says why
-  EXPECT_EQ(reconcile_deletion_vectors(loser, winner.commit, Mutant::Case2NonlocalLoser).reconciled_paths,
-            std::vector<std::string>{"f0-0"});
+  const FaultScope fault(Mutant::Case2NonlocalLoser);
+  EXPECT_EQ(reconcile_deletion_vectors(loser, winner.commit).reconciled_paths, std::vector<std::string>{"f0-0"});
 }
 
 TEST(Case2Mutants, NoBaseSubtractOnlyAbortsMore) {
@@ -359,13 +366,13 @@ TEST(Case2Mutants, NoBaseSubtractOnlyAbortsMore) {
   const std::vector<Transaction> order{txn("W", t, del("id = 10")), txn("L", t, del("id = 20"))};
   EXPECT_EQ(play(t, order).outcomes[1], kCommit);
   // The liveness mutant aborts a loser whose commit would have been serializable.
-  EXPECT_EQ(play(t, order, with(Mutant::Case2NoBaseSubtract)).outcomes[1], ConflictKind::ConcurrentAppend);
+  EXPECT_EQ(play(t, order, {}, Mutant::Case2NoBaseSubtract).outcomes[1], ConflictKind::ConcurrentAppend);
 }
 
 // ---- Case 1b (docs/semantics.md §10.3) ----
 
-ConflictCheckOptions case1b(Mutant mutant = Mutant::None) {
-  ConflictCheckOptions o = with(mutant);
+ConflictCheckOptions case1b() {
+  ConflictCheckOptions o;
   o.removed_rows = true;
   return o;
 }
@@ -376,7 +383,7 @@ TEST(Case1b, ARowMovedOutOfTheReadIsJudgedOnItsOldValue) {
   const std::vector<Transaction> order{txn("T1", t, set_x(5, "x > 10")), txn("T2", t, copy_rows("x > 10"))};
   ASSERT_EQ(order[1].reads.files, std::vector<std::string>{"f0-0"});
   EXPECT_EQ(play(t, order, case1b()).outcomes[1], ConflictKind::ConcurrentDeleteRead);
-  const Played bad = play(t, order, case1b(Mutant::Case1bWrongImage));
+  const Played bad = play(t, order, case1b(), Mutant::Case1bWrongImage);
   EXPECT_EQ(bad.outcomes[1], kCommit);
   EXPECT_FALSE(serializable(t, order, bad));
 }
@@ -401,7 +408,7 @@ TEST(Case1b, CountDifferenceMissesARestoredSwap) {
   apply_commit(snapshot, txn("V1", snapshot, del("id = 2")).commit);
   const std::vector<Transaction> order{txn("T1", snapshot, restore(v1)), txn("T2", snapshot, copy_rows("x > 10"))};
   EXPECT_NE(play(snapshot, order, case1b()).outcomes[1], kCommit);
-  const Played bad = play(snapshot, order, case1b(Mutant::Case1bCountDiff));
+  const Played bad = play(snapshot, order, case1b(), Mutant::Case1bCountDiff);
   EXPECT_EQ(bad.outcomes[1], kCommit);
   EXPECT_FALSE(serializable(snapshot, order, bad));
 }
@@ -441,8 +448,8 @@ TEST(Case1b, TheWrongImageMutantReadsTheNewImagesOnly) {
   const Transaction reader = txn("R", t, copy_rows("x > 10"));
   const FileRemoval& removal = winner.commit.removes.front();
   EXPECT_EQ(judge_removed_rows(reader, t, winner.commit, removal).verdict, RemovedRowsVerdict::Match);
-  EXPECT_EQ(judge_removed_rows(reader, t, winner.commit, removal, Mutant::Case1bWrongImage).verdict,
-            RemovedRowsVerdict::NoMatch);
+  const FaultScope fault(Mutant::Case1bWrongImage);
+  EXPECT_EQ(judge_removed_rows(reader, t, winner.commit, removal).verdict, RemovedRowsVerdict::NoMatch);
 }
 
 // §10.2 hides the reconciled path's re-add from the later checks, Case 1b's mutant included: here
@@ -457,7 +464,7 @@ TEST(Case1b, AReconciledReaddIsNoNewImage) {
   const Transaction loser = txn("L", t, del("id = 20 OR id = 75"));
   ASSERT_EQ(loser.reads.files.size(), 2u);
   ASSERT_EQ(loser.commit.removes.size(), 1u);
-  const ConflictCheck check = check_conflict(loser, t, winner.commit, case1b(Mutant::Case1bWrongImage));
+  const ConflictCheck check = check_under(Mutant::Case1bWrongImage, loser, t, winner.commit, case1b());
   EXPECT_EQ(check.reconciled_paths, std::vector<std::string>{"f0-0"});
   EXPECT_TRUE(std::holds_alternative<NoConflict>(check.outcome));
 }
@@ -469,8 +476,8 @@ TEST(Case1b, TheCountDiffMutantSeesAPlainDelete) {
   const Transaction winner = txn("W", t, del("id = 1"));
   const Transaction reader = txn("R", t, copy_rows("x > 10"));
   const FileRemoval& removal = winner.commit.removes.front();
-  EXPECT_EQ(judge_removed_rows(reader, t, winner.commit, removal, Mutant::Case1bCountDiff).verdict,
-            RemovedRowsVerdict::Match);
+  const FaultScope fault(Mutant::Case1bCountDiff);
+  EXPECT_EQ(judge_removed_rows(reader, t, winner.commit, removal).verdict, RemovedRowsVerdict::Match);
 }
 
 // §10.3, §10.8: Case 1b judges only files the loser read and did not write; a loser that removes
@@ -564,8 +571,8 @@ TEST(Case1b, ACommitNamesTheCase1bJudgement) {
 
 Operation optimize() { return op(OperationKind::Optimize, "", "OPTIMIZE"); }
 
-ConflictCheckOptions case3(Mutant mutant = Mutant::None) {
-  ConflictCheckOptions o = with(mutant);
+ConflictCheckOptions case3() {
+  ConflictCheckOptions o;
   o.exclude_no_data_change = true;
   return o;
 }
@@ -583,7 +590,7 @@ TEST(Case3, OptimizeVersusADeleteStillConflicts) {
   const Table t = dv_table({{row(1, 1), row(2, 2)}, {row(3, 3)}});
   const std::vector<Transaction> order{txn("O", t, optimize()), txn("D", t, del("id = 1"))};
   EXPECT_EQ(play(t, order, case3()).outcomes[1], ConflictKind::ConcurrentDeleteRead);
-  const Played bad = play(t, order, case3(Mutant::NodatachangeDeleteDelete));
+  const Played bad = play(t, order, case3(), Mutant::NodatachangeDeleteDelete);
   EXPECT_EQ(bad.outcomes[1], kCommit);
   EXPECT_FALSE(serializable(t, order, bad));
 }
@@ -608,8 +615,8 @@ TEST(Case3, AReaderFollowsItsRowsIntoTheCompactedFile) {
   ASSERT_TRUE(std::holds_alternative<Conflict>(vs_d.outcome));
   EXPECT_EQ(std::get<Conflict>(vs_d.outcome).kind, ConflictKind::ConcurrentDeleteRead);
   // case3-no-repoint (Case 3 as Delta's proposal wrote it): R's reads stay on f0, and D's delete passes unseen.
-  EXPECT_FALSE(check_conflict(r, t, o.commit, case3(Mutant::Case3NoRepoint)).rebased_reads);
-  EXPECT_TRUE(std::holds_alternative<NoConflict>(check_conflict(r, t, d.commit, case3(Mutant::Case3NoRepoint)).outcome));
+  EXPECT_FALSE(check_under(Mutant::Case3NoRepoint, r, t, o.commit, case3()).rebased_reads);
+  EXPECT_TRUE(std::holds_alternative<NoConflict>(check_under(Mutant::Case3NoRepoint, r, t, d.commit, case3()).outcome));
   // A compaction of only files R did not read moves none of R's rows: R's reads stay as they are.
   const Table three = dv_table({{row(1, 1)}, {row(2, 30)}, {row(3, 40)}});
   const Transaction r3 = txn("R", three, copy_rows("x < 10"));
@@ -622,7 +629,7 @@ TEST(Case3, AReaderFollowsItsRowsIntoTheCompactedFile) {
   EXPECT_TRUE(std::holds_alternative<NoConflict>(vs_others.outcome));
   EXPECT_FALSE(vs_others.rebased_reads);
   // With Case 3 off nothing is dropped, so nothing needs to follow: O's add aborts R.
-  EXPECT_TRUE(std::holds_alternative<Conflict>(check_conflict(r, t, o.commit, with(Mutant::None)).outcome));
+  EXPECT_TRUE(std::holds_alternative<Conflict>(check_conflict(r, t, o.commit).outcome));
 }
 
 // §10.4's relocation guard after a Case 2 rewrite: the winner both updates f0's DV (reconciled
@@ -676,12 +683,12 @@ TEST(ValueExact, MutantsDropFilesAReadMatches) {
   loser.reads.predicates.push_back(parse_and_bind("rand() < 0.5", schema()));
   const Transaction winner = txn("W", t, insert({row(1000, 1000)}));
   EXPECT_EQ(play(t, {winner, loser}).outcomes[1], ConflictKind::ConcurrentAppend);
-  EXPECT_EQ(play(t, {winner, loser}, with(Mutant::ValueexactEmptyReadDrops)).outcomes[1], kCommit);
+  EXPECT_EQ(play(t, {winner, loser}, {}, Mutant::ValueexactEmptyReadDrops).outcomes[1], kCommit);
   // Two reads, the added row matches only the second: OR keeps, AND drops.
   Transaction two = txn("L", t, del("id % 2 = 1"));
   two.reads.predicates.push_back(parse_and_bind("id >= 1000", schema()));
   EXPECT_EQ(play(t, {winner, two}).outcomes[1], ConflictKind::ConcurrentAppend);
-  EXPECT_EQ(play(t, {winner, two}, with(Mutant::ValueexactAndAcrossReads)).outcomes[1], kCommit);
+  EXPECT_EQ(play(t, {winner, two}, {}, Mutant::ValueexactAndAcrossReads).outcomes[1], kCommit);
 }
 
 // §10.4: a copy-on-write delete commits removes, so it is no append-only loser and still sees the

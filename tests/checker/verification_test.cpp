@@ -130,7 +130,7 @@ TEST_F(TimestampBump, BumpSaturatesAtTheInt64Limit) {
   FileStats high = file(1);
   set(high, T, ts(kMax - 10), ts(kMax - 10), 0);
   EXPECT_EQ(decide(cmp(CompareOp::Gt, t, lit(ts(kMax - 5))), high), KEEP);
-  const StatReadContext ctx{high, schema, 0, Mutant::None};
+  const StatReadContext ctx{high, schema, 0};
   EXPECT_EQ(read_stat(StatRef{StatKind::Max, T}, ctx).as_int(), kMax);
 }
 

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "model/mutants/fault_injection.h"
 #include "model/stats/stats.h"
 #include "smt/oracle_stats_reader.h"
 
@@ -43,10 +44,16 @@ TEST(OracleStatsReader, ReadsWhatTheProductionReaderReads) {
   EXPECT_EQ(own.stats_read, 2u + 9u + 2u * 8u);
 }
 
+// The production reader as a named input-path mutant has it.
+FileStats read_under(Mutant mutant, const char* text, const Schema& schema, StatsNaming naming) {
+  const FaultScope reader(mutant);
+  return stats_from_json_text(text, schema, naming);
+}
+
 TEST(OracleStatsReader, ADecimalReadThroughADoubleIsADecodeDifference) {
   const Schema schema({field("d", DataType::decimal(18, 0))});
   const char* text = R"({"numRecords":1,"minValues":{"d":123456789012345678},"maxValues":{"d":123456789012345678}})";
-  const FileStats misread = stats_from_json_text(text, schema, StatsNaming::Logical, Mutant::DecimalStatsAsDouble);
+  const FileStats misread = read_under(Mutant::DecimalStatsAsDouble, text, schema, StatsNaming::Logical);
   const OracleStatsRead own = read_stats_for_oracle(text, schema, StatsNaming::Logical, misread);
   ASSERT_EQ(own.differences.size(), 2u);
   EXPECT_EQ(describe_difference(own.differences[1], schema),
@@ -58,7 +65,7 @@ TEST(OracleStatsReader, ADecimalReadThroughADoubleIsADecodeDifference) {
 TEST(OracleStatsReader, ATimestampOffsetDroppedIsADecodeDifference) {
   const Schema schema({field("ts", DataType::of(TypeKind::Timestamp))});
   const char* text = R"({"maxValues":{"ts":"2024-03-10T10:00:00.000-08:00"}})";
-  const FileStats misread = stats_from_json_text(text, schema, StatsNaming::Logical, Mutant::TimestampOffsetAsUtc);
+  const FileStats misread = read_under(Mutant::TimestampOffsetAsUtc, text, schema, StatsNaming::Logical);
   const OracleStatsRead own = read_stats_for_oracle(text, schema, StatsNaming::Logical, misread);
   ASSERT_EQ(own.differences.size(), 1u);
   EXPECT_EQ(own.differences[0].field, StatField::Max);
@@ -73,7 +80,7 @@ TEST(OracleStatsReader, PhysicalNamesAreReadUnderColumnMapping) {
   EXPECT_TRUE(own.decoded_alike());
   EXPECT_EQ(own.stats.column(0).min->as_int(), 4);
   // Read by logical names, the production reader misses the stat the oracle finds.
-  const FileStats by_logical = stats_from_json_text(text, schema, StatsNaming::Physical, Mutant::StatsByLogicalName);
+  const FileStats by_logical = read_under(Mutant::StatsByLogicalName, text, schema, StatsNaming::Physical);
   EXPECT_FALSE(read_stats_for_oracle(text, schema, StatsNaming::Physical, by_logical).decoded_alike());
 }
 

@@ -11,6 +11,7 @@
 #include "checker/file_decision.h"
 #include "checker/skipping_builder.h"
 #include "checker/stats_eligibility.h"
+#include "model/mutants/fault_injection.h"
 #include "model/sql/expr.h"
 
 namespace skipsound::test {
@@ -83,8 +84,10 @@ class CheckerTest : public ::testing::Test {
     s.column_mut(leaf) = ColumnStats{std::move(min), std::move(max), nulls};
   }
 
+  // `m`: the mutant injected (model/mutants/fault_injection.h) while building and deciding.
   std::optional<SkippingPredicate> build(const ExprPtr& p, Mutant m = Mutant::None) const {
-    return build_skipping_predicate(p, *eligibility, m);
+    const FaultScope fault(m);
+    return build_skipping_predicate(p, *eligibility);
   }
   std::string expression(const ExprPtr& p) const {
     const auto built = build(p);
@@ -94,10 +97,11 @@ class CheckerTest : public ::testing::Test {
   FileVerdict decide(const ExprPtr& p, const FileStats& s, Mutant m = Mutant::None,
                      int64_t dv = 0) const {
     const auto built = build(p, m);
+    const FaultScope fault(m);
     const FileView view{&s, dv};
-    const FileDecision explained = decide_file(built, view, schema, m);
+    const FileDecision explained = decide_file(built, view, schema);
     if (built) {
-      EXPECT_EQ(explained.verdict, decide_verdict(*built, view, schema, m));
+      EXPECT_EQ(explained.verdict, decide_verdict(*built, view, schema));
     }
     return explained.verdict;
   }

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "model/mutants/fault_injection.h"
 #include "model/values/input_error.h"
 #include "model/values/scratch_directory.h"
 #include "model/values/temporal.h"
@@ -389,7 +390,10 @@ namespace {
 
 // The input-path mutants (docs/semantics.md §8) on real tables: each one reads something other
 // than what the table holds, and the sound reader reads what the fixtures README lists.
-size_t live_files(const std::string& table, Mutant mutant) { return load_delta_table(table_dir(table), std::nullopt, mutant).files.size(); }
+size_t live_files(const std::string& table, Mutant mutant) {
+  const FaultScope fault(mutant);
+  return load_delta_table(table_dir(table)).files.size();
+}
 
 TEST(DeltaLogMutants, LogReplayMutantsChangeTheLiveFiles) {
   // Eight of its removes carry the DV they retire: ignoring it leaves the old versions live.
@@ -400,13 +404,17 @@ TEST(DeltaLogMutants, LogReplayMutantsChangeTheLiveFiles) {
 TEST(DeltaLogMutants, StatsReaderMutantsMisreadRealStats) {
   const std::string all_types = table_dir("data-skipping-basic-stats-all-types");
   const auto ts = [&](Mutant m) {
-    const DeltaTable t = load_delta_table(all_types, std::nullopt, m);
+    const FaultScope fault(m);
+    const DeltaTable t = load_delta_table(all_types);
     return stats_of(t.files.at(0), t.metadata.schema, {"as_timestamp"}).min;
   };
   ASSERT_TRUE(ts(Mutant::TimestampOffsetAsUtc));
   EXPECT_NE(ts(Mutant::TimestampOffsetAsUtc)->as_int(), ts(Mutant::None)->as_int());
 
-  const DeltaTable mapped = load_delta_table(table_dir("table_with_column_mapping"), std::nullopt, Mutant::StatsByLogicalName);
+  const DeltaTable mapped = [&] {
+    const FaultScope fault(Mutant::StatsByLogicalName);
+    return load_delta_table(table_dir("table_with_column_mapping"));
+  }();
   const LiveFile& bms = file_with_partition(mapped, "Company Very Short", Value::string("BMS"));
   EXPECT_FALSE(stats_of(bms, mapped.metadata.schema, {"Super Name"}).min) << "physical keys are not found by logical name";
 
@@ -415,7 +423,8 @@ TEST(DeltaLogMutants, StatsReaderMutantsMisreadRealStats) {
   const Schema d = Schema::from_json_text(
       R"j({"type":"struct","fields":[{"name":"d","type":"decimal(5,2)","nullable":true,"metadata":{}}]})j");
   const auto max_of = [&](Mutant m) {
-    return *stats_from_json_text(R"({"numRecords":1,"maxValues":{"d":1.5}})", d, StatsNaming::Logical, m).column(0).max;
+    const FaultScope fault(m);
+    return *stats_from_json_text(R"({"numRecords":1,"maxValues":{"d":1.5}})", d).column(0).max;
   };
   EXPECT_EQ(to_display(max_of(Mutant::None)), "1.50");
   EXPECT_EQ(to_display(max_of(Mutant::DecimalStatsUnscaled)), "0.15");
@@ -424,9 +433,9 @@ TEST(DeltaLogMutants, StatsReaderMutantsMisreadRealStats) {
 TEST(DeltaLogMutants, PartitionNullAsEmptyReadsTheEmptyString) {
   const Value none = partition_value_from_text(std::nullopt, DataType::of(TypeKind::String));
   EXPECT_TRUE(none.is_null());
-  EXPECT_EQ(partition_value_from_text(std::nullopt, DataType::of(TypeKind::String), Mutant::PartitionNullAsEmpty),
-            Value::string(""));
-  EXPECT_TRUE(partition_value_from_text(std::nullopt, DataType::of(TypeKind::Int), Mutant::PartitionNullAsEmpty).is_null());
+  const FaultScope fault(Mutant::PartitionNullAsEmpty);
+  EXPECT_EQ(partition_value_from_text(std::nullopt, DataType::of(TypeKind::String)), Value::string(""));
+  EXPECT_TRUE(partition_value_from_text(std::nullopt, DataType::of(TypeKind::Int)).is_null());
 }
 
 TEST(DeltaLogMutants, AnInMemoryLogReplaysLikeItsDirectory) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "model/mutants/fault_injection.h"
 #include "model/stats/stats.h"
 #include "model/stats/stats_collection.h"
 #include "model/stats/string_truncation.h"
@@ -68,7 +69,8 @@ TEST(StatsWriterGaps, EmptySectionsAreLeftOut) {
 TEST(StatsReaderMutantGaps, DecimalStatsUnscaledPutsTheDigitsAtTheColumnsScale) {
   const Schema schema({field("d", DataType::decimal(5, 2))});
   const auto max_of = [&](const char* text, Mutant m) {
-    return to_display(*stats_from_json_text(text, schema, StatsNaming::Logical, m).column(0).max);
+    const FaultScope fault(m);
+    return to_display(*stats_from_json_text(text, schema).column(0).max);
   };
   EXPECT_EQ(max_of(R"({"maxValues":{"d":"1.5"}})", Mutant::None), "1.50");
   EXPECT_EQ(max_of(R"({"maxValues":{"d":"1.5"}})", Mutant::DecimalStatsUnscaled), "0.15");
@@ -81,7 +83,8 @@ TEST(StatsReaderMutantGaps, DecimalStatsUnscaledPutsTheDigitsAtTheColumnsScale) 
 TEST(StatsReaderMutantGaps, DecimalStatsAsDoubleRoundsJsonNumbersOnly) {
   const Schema schema({field("d", DataType::decimal(18, 0)), field("e", DataType::decimal(5, 2))});
   const auto max_of = [&](const char* text, int leaf, Mutant m) {
-    return to_display(*stats_from_json_text(text, schema, StatsNaming::Logical, m).column(leaf).max);
+    const FaultScope fault(m);
+    return to_display(*stats_from_json_text(text, schema, StatsNaming::Logical).column(leaf).max);
   };
   const char* number = R"({"maxValues":{"d":123456789012345678,"e":1.25}})";
   EXPECT_EQ(max_of(number, 0, Mutant::None), "123456789012345678");
@@ -96,7 +99,8 @@ TEST(StatsReaderMutantGaps, DecimalStatsAsDoubleRoundsJsonNumbersOnly) {
 TEST(StatsReaderMutantGaps, TimestampOffsetAsUtcDropsOnlyTheOffset) {
   const Schema schema({field("ts", DataType::of(TypeKind::Timestamp))});
   const auto min_of = [&](const std::string& ts, Mutant m) {
-    return stats_from_json_text(R"({"minValues":{"ts":")" + ts + R"("}})", schema, StatsNaming::Logical, m)
+    const FaultScope fault(m);
+    return stats_from_json_text(R"({"minValues":{"ts":")" + ts + R"("}})", schema)
         .column(0)
         .min->as_int();
   };

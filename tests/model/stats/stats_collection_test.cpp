@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "model/mutants/fault_injection.h"
 #include "model/values/input_error.h"
 
 namespace skipsound {
@@ -36,7 +37,7 @@ TEST(StatsCollection, CountsRowsNullsAndBounds) {
   EXPECT_EQ(s.column(0).min, i(-3));
   EXPECT_EQ(s.column(0).max, i(9));
   EXPECT_FALSE(s.tight_bounds.has_value());
-  EXPECT_EQ(collect_stats({{i(1)}}, schema, StatsConfig{}, Mutant::None, true).tight_bounds, true);
+  EXPECT_EQ(collect_stats({{i(1)}}, schema, StatsConfig{}, true).tight_bounds, true);
 }
 
 TEST(StatsCollection, OnlyTheFirstNumIndexedColsLeavesGetStats) {
@@ -251,8 +252,8 @@ TEST(StatsCollection, StringsAreTruncatedToThePrefixLength) {
   EXPECT_EQ(s.column(0).max, Value::string("abz"));
   const FileStats long_max = collect_stats({{Value::string("zzzz")}}, schema, config);
   EXPECT_EQ(long_max.column(0).max, Value::string("zzz\x7F"));
-  const FileStats mutated = collect_stats({{Value::string("zzzz")}}, schema, config,
-                                          Mutant::StringMaxPlainPrefix);
+  const FaultScope fault(Mutant::StringMaxPlainPrefix);
+  const FileStats mutated = collect_stats({{Value::string("zzzz")}}, schema, config);
   EXPECT_EQ(mutated.column(0).max, Value::string("zzz"));
 }
 

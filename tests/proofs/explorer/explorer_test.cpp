@@ -75,7 +75,7 @@ TEST_P(ConflictMutant, IsKilledWithAShrunkReplayableSchedule) {
   // mutant is there, and passes on the sound checker.
   const Scenario scenario = parse_scenario(found->scenario_text, "shrunk");
   EXPECT_LE(scenario.transactions.size(), 4u);
-  EXPECT_EQ(scenario.options.mutant, GetParam());
+  EXPECT_EQ(scenario.mutant, GetParam());
   EXPECT_EQ(scenario.findings, FindingExpectation::None);
   smt::Oracle oracle(skip_oracle_options());
   const ScenarioRun run = run_judged_scenario(scenario, oracle);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "checker/scan_planner.h"
+#include "model/mutants/fault_injection.h"
 #include "model/sql/binder.h"
 #include "tests/support/id_x_table.h"
 #include "proofs/scenario/schedule_verdict.h"
@@ -57,16 +58,21 @@ Operation insert(Row r) {
   return op;
 }
 
-World play(IsolationLevel isolation, std::vector<Operation> ops, ConflictCheckOptions options = {}) {
+// `mutant`: injected into the transactions' scans and the conflict checks, not the oracle.
+World play(IsolationLevel isolation, std::vector<Operation> ops, ConflictCheckOptions options = {},
+           Mutant mutant = Mutant::None) {
   World w{table(isolation), {}, {}, {}};
-  const ProductionScanPlanner planner(options.mutant);
-  for (size_t i = 0; i < ops.size(); ++i) {
-    const std::string name = "T" + std::to_string(i + 1);
-    w.txns.push_back(run_transaction(name, w.snapshot, {ops[i]}, {name, StatsPresence::Collected, false, false}, planner));
+  {
+    const FaultScope fault(mutant);
+    const ProductionScanPlanner planner;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      const std::string name = "T" + std::to_string(i + 1);
+      w.txns.push_back(run_transaction(name, w.snapshot, {ops[i]}, {name, StatsPresence::Collected, false, false}, planner));
+    }
+    std::vector<size_t> order(ops.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    w.run = run_schedule(w.snapshot, w.txns, order, options);
   }
-  std::vector<size_t> order(ops.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  w.run = run_schedule(w.snapshot, w.txns, order, options);
   w.verdicts = judge_schedule(w.txns, w.run);
   return w;
 }
@@ -81,7 +87,7 @@ TEST(SerialOracle, SoundCheckerAbortsTheWriteSkewAsARealConflict) {
 
 TEST(SerialOracle, AppendSuppressionMutantIsAMissedConflictShowingTheSurvivingRow) {
   const World w = play(IsolationLevel::Serializable, {set_x15(), delete_where("x > 10")},
-                       {true, Mutant::AppendSuppression});
+                       {}, Mutant::AppendSuppression);
   ASSERT_EQ(w.verdicts[1].kind, VerdictKind::MissedConflict);
   EXPECT_FALSE(w.verdicts[1].exception);
   ASSERT_EQ(w.verdicts[1].diff.only_in_outcome.size(), 1u);
@@ -94,7 +100,7 @@ TEST(SerialOracle, AppendSuppressionMutantIsAMissedConflictShowingTheSurvivingRo
 // does not allow.
 TEST(SerialOracle, TheWriteSkewIsLabelledHistoryOrder) {
   const World w = play(IsolationLevel::Serializable, {set_x15(), delete_where("x > 10")},
-                       {true, Mutant::AppendSuppression});
+                       {}, Mutant::AppendSuppression);
   ASSERT_EQ(w.verdicts[1].kind, VerdictKind::MissedConflict);
   EXPECT_EQ(w.verdicts[1].label, MissedConflictLabel::HistoryOrder);
   EXPECT_EQ(w.verdicts[1].matching_order, "T2 -> T1");
@@ -116,14 +122,19 @@ Table dv_file_table() {
   return t;
 }
 
-DvWorld play_dv(const Table& snapshot, std::vector<Operation> ops, ConflictCheckOptions options = {}) {
+// `mutant`: injected into the conflict checks only.
+DvWorld play_dv(const Table& snapshot, std::vector<Operation> ops, ConflictCheckOptions options = {},
+                Mutant mutant = Mutant::None) {
   DvWorld w{snapshot, {}, {}};
   for (size_t i = 0; i < ops.size(); ++i) {
     const std::string name = "T" + std::to_string(i + 1);
     w.txns.push_back(run_transaction(name, snapshot, {ops[i]}, {name, StatsPresence::Collected, false, false},
                                      ProductionScanPlanner()));
   }
-  const ScheduleRun run = run_schedule(snapshot, w.txns, {0, 1}, options);
+  const ScheduleRun run = [&] {
+    const FaultScope fault(mutant);
+    return run_schedule(snapshot, w.txns, {0, 1}, options);
+  }();
   w.verdicts = judge_schedule(w.txns, run);
   return w;
 }
@@ -133,9 +144,7 @@ TEST(SerialOracle, AReconciliationIsJudgedLikeACommit) {
   const DvWorld sound = play_dv(t, {delete_where("id = 1"), delete_where("id = 2")});
   EXPECT_EQ(sound.verdicts[1].kind, VerdictKind::SerializableCommit);
   // The stale tombstone: both DV versions stay live; no order gives rows 2, 3, 3, 4, 4.
-  ConflictCheckOptions no_repoint;
-  no_repoint.mutant = Mutant::Case2NoRepoint;
-  const DvWorld bad = play_dv(t, {delete_where("id = 1"), delete_where("id = 2")}, no_repoint);
+  const DvWorld bad = play_dv(t, {delete_where("id = 1"), delete_where("id = 2")}, {}, Mutant::Case2NoRepoint);
   ASSERT_EQ(bad.verdicts[1].kind, VerdictKind::MissedConflict);
   EXPECT_EQ(bad.verdicts[1].label, MissedConflictLabel::Cycle);
 }
@@ -152,9 +161,7 @@ TEST(SerialOracle, AnAbortIsJudgedOnTheRebasedActions) {
   apply_commit(based, run_transaction("B", t, {delete_where("id = 4")}, {"B", StatsPresence::Collected, false, false},
                                       ProductionScanPlanner())
                           .commit);
-  ConflictCheckOptions liveness;
-  liveness.mutant = Mutant::Case2NoBaseSubtract;
-  const DvWorld live = play_dv(based, {delete_where("id = 1"), delete_where("id = 2")}, liveness);
+  const DvWorld live = play_dv(based, {delete_where("id = 1"), delete_where("id = 2")}, {}, Mutant::Case2NoBaseSubtract);
   EXPECT_EQ(live.verdicts[1].kind, VerdictKind::FalseConflict);
   EXPECT_EQ(play_dv(based, {delete_where("id = 1"), delete_where("id = 2")}).verdicts[1].kind,
             VerdictKind::SerializableCommit);
@@ -175,9 +182,7 @@ TEST(SerialOracle, TheMonotonicityHoleIsACycle) {
                                   ProductionScanPlanner())
                       .commit);
   EXPECT_EQ(play_dv(t, {restore, delete_where("id = 3")}).verdicts[1].kind, VerdictKind::Abort);
-  ConflictCheckOptions hole;
-  hole.mutant = Mutant::Case2NoMonotonicity;
-  const DvWorld bad = play_dv(t, {restore, delete_where("id = 3")}, hole);
+  const DvWorld bad = play_dv(t, {restore, delete_where("id = 3")}, {}, Mutant::Case2NoMonotonicity);
   ASSERT_EQ(bad.verdicts[1].kind, VerdictKind::MissedConflict);
   EXPECT_EQ(bad.verdicts[1].label, MissedConflictLabel::Cycle);
 }
@@ -187,7 +192,7 @@ TEST(SerialOracle, TheMonotonicityHoleIsACycle) {
 // "committed, serializable" (the re-run used to skip f2 too).
 TEST(SerialOracle, LeAsLtOnTheLosersScanIsAWrongResult) {
   const World w = play(IsolationLevel::Serializable, {insert(row(3, 1)), delete_where("x >= 20")},
-                       {true, Mutant::LeAsLt});
+                       {}, Mutant::LeAsLt);
   ASSERT_EQ(w.verdicts.size(), 2u);
   EXPECT_EQ(w.verdicts[0].kind, VerdictKind::SerializableCommit);
   ASSERT_EQ(w.verdicts[1].kind, VerdictKind::WrongResult);
@@ -207,7 +212,7 @@ TEST(SerialOracle, LeAsLtOnTheLosersScanIsAWrongResult) {
 // serializable.
 TEST(SerialOracle, LeAsLtHidingTheWinnersRowIsAMissedConflict) {
   const World w = play(IsolationLevel::Serializable, {set_x15(), delete_where("x >= 15")},
-                       {true, Mutant::LeAsLt});
+                       {}, Mutant::LeAsLt);
   ASSERT_EQ(w.verdicts.size(), 2u);
   ASSERT_EQ(w.verdicts[1].kind, VerdictKind::MissedConflict);
   EXPECT_EQ(w.verdicts[1].diff.only_in_outcome, (std::vector<Row>{row(1, 15)}));
@@ -216,10 +221,10 @@ TEST(SerialOracle, LeAsLtHidingTheWinnersRowIsAMissedConflict) {
 
 TEST(SerialOracle, AbortOfAnIndependentWriteIsAFalseConflict) {
   const World w = play(IsolationLevel::Serializable, {insert(row(3, 30)), delete_where("x > 10")},
-                       {false, Mutant::None});
+                       {false});
   EXPECT_EQ(w.verdicts[1].kind, VerdictKind::Abort);  // the insert x = 30 does match x > 10
   const World disjoint = play(IsolationLevel::Serializable, {insert(row(3, 1)), delete_where("x > 10")},
-                              {false, Mutant::None});
+                              {false});
   EXPECT_EQ(disjoint.verdicts[1].kind, VerdictKind::FalseConflict);
   EXPECT_EQ(disjoint.verdicts[1].exception, ConflictKind::ConcurrentAppend);
 }

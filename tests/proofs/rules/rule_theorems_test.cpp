@@ -4,6 +4,7 @@
 
 #include "checker/file_decision.h"
 #include "checker/skipping_builder.h"
+#include "model/mutants/fault_injection.h"
 #include "model/sql/evaluator.h"
 #include "model/stats/stats_consistency.h"
 #include "proofs/rules/composition_sweep.h"
@@ -38,10 +39,13 @@ void expect_replayable(const PredicateTemplate& t, const TheoremResult& r, Mutan
   const ExprPtr predicate = instantiate(t, c.literals);
   EXPECT_EQ(evaluate(*predicate, *c.row), Truth::True) << c.predicate;
   const StatsEligibility eligibility(*t.schema, StatsConfig{});
-  const auto built = build_skipping_predicate(predicate, eligibility, mutant);
-  ASSERT_TRUE(built);
-  EXPECT_EQ(decide_verdict(*built, FileView{&c.stats, c.dv_cardinality}, *t.schema, mutant), FileVerdict::Skip)
-      << c.stats_text;
+  {
+    const FaultScope fault(mutant);
+    const auto built = build_skipping_predicate(predicate, eligibility);
+    ASSERT_TRUE(built);
+    EXPECT_EQ(decide_verdict(*built, FileView{&c.stats, c.dv_cardinality}, *t.schema), FileVerdict::Skip)
+        << c.stats_text;
+  }
   // Without the mutant the same file is kept: the counterexample is the mutant's doing.
   const auto sound = build_skipping_predicate(predicate, eligibility);
   if (sound && mutant != Mutant::StringMaxPlainPrefix) {

@@ -86,9 +86,9 @@ TEST(ScenarioLanguage, FindingExpectationsThatContradictAreRefused) {
 }
 
 TEST(ScenarioLanguage, AMutantGivenInsteadReplacesTheFilesOwn) {
-  EXPECT_EQ(parse_scenario("mutant: le-as-lt\n" + kWriteSkew, "s.scn", Mutant::None).options.mutant, Mutant::None);
-  EXPECT_EQ(parse_scenario(kWriteSkew, "s.scn", Mutant::LeAsLt).options.mutant, Mutant::LeAsLt);
-  EXPECT_EQ(parse_scenario("mutant: le-as-lt\n" + kWriteSkew, "s.scn").options.mutant, Mutant::LeAsLt);
+  EXPECT_EQ(parse_scenario("mutant: le-as-lt\n" + kWriteSkew, "s.scn", Mutant::None).mutant, Mutant::None);
+  EXPECT_EQ(parse_scenario(kWriteSkew, "s.scn", Mutant::LeAsLt).mutant, Mutant::LeAsLt);
+  EXPECT_EQ(parse_scenario("mutant: le-as-lt\n" + kWriteSkew, "s.scn").mutant, Mutant::LeAsLt);
 }
 
 // A transaction declared after a history step starts there; `@v0` starts before it. The one
