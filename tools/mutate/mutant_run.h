@@ -69,6 +69,7 @@ struct MutantOutcome {
   std::optional<int> exit_code;
   double build_seconds = 0;
   double gate_seconds = 0;
+  bool own_build = false;   // rebuilt for this mutant alone (its mutation has no schema)
   std::string killed_by;    // the gate's first failure and when it was found (from its JSON)
   std::string output_tail;  // the gate's (or, for a build failure, the build's) last lines
 };
@@ -79,6 +80,10 @@ Status classify_gate_exit(const ProcessResult& gate);
 // The build and the gate on the source as it is (the baseline a run needs to pass first).
 MutantOutcome run_unmutated(const RunConfig& config);
 MutantOutcome run_mutant(const RunConfig& config, const Candidate& candidate, const std::string& original_source);
+
+// The gate alone, on a schema build (tools/mutate/schema_build.h) already built, with the mutant
+// `mutant_id` active (-1: none): the gate command runs under `env SKIPSOUND_MUTANT_ID=<id>`.
+MutantOutcome run_schema_mutant(const RunConfig& config, long mutant_id);
 
 std::string journal_path(const RunConfig& config);
 

@@ -1,0 +1,202 @@
+// The program end to end on a small CMake project of its own, whose `skipsound gate` checks one
+// function and logs each run's SKIPSOUND_MUTANT_ID: the schema build judges every mutant without
+// a rebuild and reports what the normal build reports with no mutant active; --resume runs only
+// what the journal lacks; --sample and --changed-since choose what their options say.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "model/values/scratch_directory.h"
+#include "tools/mutate/mutant_run.h"
+
+namespace skipsound::mutation {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kCMakeLists = R"(cmake_minimum_required(VERSION 3.16)
+project(mutation_campaign CXX)
+option(SKIPSOUND_TESTS "unused" ON)
+option(SKIPSOUND_BENCH "unused" ON)
+add_executable(skipsound main.cpp lib/calc.cpp)
+target_include_directories(skipsound PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_compile_features(skipsound PRIVATE cxx_std_20)
+)";
+
+constexpr const char* kCalc = R"(#include "lib/calc.h"
+
+int calc(int a, int b) {
+  if (a < b)
+    return b - a;
+  return a * 2 + 1;
+}
+)";
+
+// `skipsound gate --log FILE --json FILE`: exit 1 when calc is wrong, 0 when right.
+constexpr const char* kMain = R"(#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "lib/calc.h"
+
+int main(int argc, char** argv) {
+  std::string json, log;
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::string(argv[i]) == "--json") json = argv[i + 1];
+    if (std::string(argv[i]) == "--log") log = argv[i + 1];
+  }
+  const char* id = std::getenv("SKIPSOUND_MUTANT_ID");
+  std::ofstream(log, std::ios::app) << (id ? id : "none") << "\n";
+  const bool right = calc(1, 3) == 2 && calc(5, 2) == 11 && calc(3, 3) == 7;
+  std::ofstream(json) << "{\"failures\": [" << (right ? "" : "\"calc\"") << "], \"seconds\": 0.5, \"checks\": 3}";
+  return right ? 0 : 1;
+}
+)";
+
+class Campaign : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fs::create_directories(root_ / "lib");
+    fs::create_directories(root_ / "tools/mutate");
+    std::ofstream(root_ / "CMakeLists.txt") << kCMakeLists;
+    std::ofstream(root_ / "lib/calc.h") << "int calc(int a, int b);\n";
+    std::ofstream(root_ / "lib/calc.cpp") << kCalc;
+    std::ofstream(root_ / "main.cpp") << kMain;
+    fs::copy_file(fs::path(SKIPSOUND_SOURCE_DIR) / "tools/mutate/mutant_schema_runtime.h",
+                  root_ / "tools/mutate/mutant_schema_runtime.h");
+  }
+
+  // The tool's exit code, with its output in output().
+  std::optional<int> mutate(std::vector<std::string> arguments) const {
+    std::vector<std::string> argv = {SKIPSOUND_MUTATE_BINARY, "--source-root", root_.string(), "--build-dir",
+                                     build_.string(), "--gate-args", "gate --log " + gate_log_.string()};
+    argv.insert(argv.end(), arguments.begin(), arguments.end());
+    return run_process(argv, 300, (scratch_.path() / "output.log").string()).exit_code;
+  }
+  std::string output() const { return read_text_file((scratch_.path() / "output.log").string()); }
+
+  void configure() const {
+    ASSERT_EQ(run_process({"cmake", "-S", root_.string(), "-B", build_.string()}, 120,
+                          (scratch_.path() / "configure.log").string())
+                  .exit_code,
+              0)
+        << read_text_file((scratch_.path() / "configure.log").string());
+  }
+
+  std::vector<std::string> gate_runs() const {
+    std::vector<std::string> runs;
+    std::ifstream in(gate_log_);
+    for (std::string line; std::getline(in, line);) runs.push_back(line);
+    return runs;
+  }
+
+  nlohmann::json report() const {
+    return nlohmann::json::parse(read_text_file((build_ / "reports/mutation-report.json").string()));
+  }
+
+  std::vector<std::string> listed(const std::string& output) const {
+    std::vector<std::string> lines;
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("lib/calc.cpp:", 0) == 0) lines.push_back(line);
+    }
+    return lines;
+  }
+
+  const ScratchDirectory scratch_{"campaign"};
+  const fs::path root_ = scratch_.path() / "project";
+  const fs::path build_ = root_ / "build" / "mutation";
+  const fs::path gate_log_ = scratch_.path() / "gates.log";
+};
+
+TEST_F(Campaign, TheSchemaBuildJudgesEveryMutantAndAResumedRunOnlyTheRest) {
+  configure();
+  const auto exit_code = mutate({"lib/calc.cpp"});
+  ASSERT_TRUE(exit_code == 0 || exit_code == 1) << output();
+  const nlohmann::json first = report();
+  const size_t mutants = first.at("run").get<size_t>();
+  ASSERT_GE(mutants, 8u) << output();
+  EXPECT_EQ(first.at("planned").get<size_t>(), mutants);
+  EXPECT_EQ(first.at("scope"), "whole");
+  EXPECT_EQ(first.at("schemaLeftOut"), 0) << output();
+  size_t own_builds = 0;
+  for (const nlohmann::json& m : first.at("mutants")) own_builds += m.value("ownBuild", false);
+  EXPECT_EQ(own_builds, 0u);
+  EXPECT_GE(first.at("detected").get<size_t>(), mutants - 2) << output();
+  // The normal build's baseline, the schema build's (no mutant: -1), then one gate per mutant id.
+  std::vector<std::string> runs = gate_runs();
+  ASSERT_EQ(runs.size(), mutants + 2) << output();
+  EXPECT_EQ(runs[0], "none");
+  EXPECT_EQ(runs[1], "-1");
+  std::sort(runs.begin() + 2, runs.end());
+  EXPECT_EQ(std::adjacent_find(runs.begin() + 2, runs.end()), runs.end()) << "every id once";
+
+  // A run stopped after three mutants, killed while writing the fourth's record.
+  const fs::path journal = build_ / "reports/mutation-journal.jsonl";
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(journal);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  ASSERT_EQ(lines.size(), mutants);
+  {
+    std::ofstream out(journal, std::ios::trunc);
+    for (size_t i = 0; i < 3; ++i) out << lines[i] << "\n";
+    out << lines[3].substr(0, lines[3].size() / 2);
+  }
+  fs::remove(gate_log_);
+  const auto resumed_exit = mutate({"lib/calc.cpp", "--resume"});
+  EXPECT_EQ(resumed_exit, exit_code) << output();
+  EXPECT_NE(output().find(", 3 of them done by earlier sessions"), std::string::npos) << output();
+  EXPECT_EQ(gate_runs().size(), mutants - 3 + 2) << "the two baselines and the mutants not in the journal";
+  const nlohmann::json resumed = report();
+  EXPECT_EQ(resumed.at("run"), mutants);
+  EXPECT_EQ(resumed.at("detected"), first.at("detected"));
+  EXPECT_EQ(resumed.at("survived"), first.at("survived"));
+}
+
+TEST_F(Campaign, ASampleIsDrawnBySeedAndTheReportSaysSo) {
+  const auto list = [&](const std::string& seed) {
+    EXPECT_EQ(mutate({"lib/calc.cpp", "--list", "--sample", "3", "--seed", seed}), 0) << output();
+    return listed(output());
+  };
+  const std::vector<std::string> first = list("7");
+  EXPECT_EQ(first.size(), 3u);
+  EXPECT_EQ(list("7"), first) << "the same seed draws the same sample";
+  EXPECT_NE(output().find("3 planned"), std::string::npos) << output();
+  std::set<std::vector<std::string>> samples;
+  for (const char* seed : {"1", "2", "3", "4", "5"}) samples.insert(list(seed));
+  EXPECT_GT(samples.size(), 1u) << "other seeds draw other samples";
+}
+
+TEST_F(Campaign, ChangedSinceMutatesOnlyTheChangedLines) {
+  const auto git = [&](std::vector<std::string> arguments) {
+    arguments.insert(arguments.begin(), {"git", "-C", root_.string(), "-c", "user.name=test", "-c",
+                                         "user.email=test@example.com"});
+    return run_process(arguments, 60, (scratch_.path() / "git.log").string()).exit_code;
+  };
+  ASSERT_EQ(git({"init", "-q"}), 0) << read_text_file((scratch_.path() / "git.log").string());
+  ASSERT_EQ(git({"add", "."}), 0);
+  ASSERT_EQ(git({"commit", "-q", "-m", "calc"}), 0) << read_text_file((scratch_.path() / "git.log").string());
+  std::string changed = kCalc;
+  changed.replace(changed.find("a * 2 + 1"), 9, "a * 2 + 3");
+  std::ofstream(root_ / "lib/calc.cpp") << changed;
+
+  ASSERT_EQ(mutate({"lib/calc.cpp", "--list", "--changed-since", "HEAD"}), 0) << output();
+  const std::vector<std::string> mutants = listed(output());
+  ASSERT_FALSE(mutants.empty()) << output();
+  for (const std::string& m : mutants) EXPECT_EQ(m.rfind("lib/calc.cpp:6 ", 0), 0u) << m;
+  ASSERT_EQ(mutate({"lib/calc.cpp", "--list"}), 0);
+  EXPECT_GT(listed(output()).size(), mutants.size() + 4) << "the other lines' mutants are left out";
+
+  EXPECT_EQ(mutate({"lib/calc.cpp", "--list", "--changed-since", "no-such-revision"}), 2);
+  EXPECT_NE(output().find("--changed-since no-such-revision: git diff failed"), std::string::npos) << output();
+}
+
+}  // namespace
+}  // namespace skipsound::mutation
