@@ -37,7 +37,8 @@ int calc(int a, int b) {
 }
 )";
 
-// `skipsound gate --log FILE --json FILE`: exit 1 when calc is wrong, 0 when right.
+// `skipsound gate --log FILE --json FILE [--tell]`: exit 1 when calc is wrong, 0 when right; with
+// --tell its report says whether SKIPSOUND_MUTANT_ID is set (a build the schema changed).
 constexpr const char* kMain = R"(#include <cstdlib>
 #include <fstream>
 #include <string>
@@ -46,6 +47,8 @@ constexpr const char* kMain = R"(#include <cstdlib>
 
 int main(int argc, char** argv) {
   std::string json, log;
+  bool tell = false;
+  for (int i = 1; i < argc; ++i) tell = tell || std::string(argv[i]) == "--tell";
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--json") json = argv[i + 1];
     if (std::string(argv[i]) == "--log") log = argv[i + 1];
@@ -53,7 +56,8 @@ int main(int argc, char** argv) {
   const char* id = std::getenv("SKIPSOUND_MUTANT_ID");
   std::ofstream(log, std::ios::app) << (id ? id : "none") << "\n";
   const bool right = calc(1, 3) == 2 && calc(5, 2) == 11 && calc(3, 3) == 7;
-  std::ofstream(json) << "{\"failures\": [" << (right ? "" : "\"calc\"") << "], \"seconds\": 0.5, \"checks\": 3}";
+  std::ofstream(json) << "{\"failures\": [" << (right ? "" : "\"calc\"") << "], \"seconds\": 0.5, \"checks\": 3"
+                       << (tell && id ? ", \"schema\": true}" : "}");
   return right ? 0 : 1;
 }
 )";
@@ -72,9 +76,9 @@ class Campaign : public ::testing::Test {
   }
 
   // The tool's exit code, with its output in output().
-  std::optional<int> mutate(std::vector<std::string> arguments) const {
+  std::optional<int> mutate(std::vector<std::string> arguments, const std::string& gate_options = "") const {
     std::vector<std::string> argv = {SKIPSOUND_MUTATE_BINARY, "--source-root", root_.string(), "--build-dir",
-                                     build_.string(), "--gate-args", "gate --log " + gate_log_.string()};
+                                     build_.string(), "--gate-args", "gate --log " + gate_log_.string() + gate_options};
     argv.insert(argv.end(), arguments.begin(), arguments.end());
     return run_process(argv, 300, (scratch_.path() / "output.log").string()).exit_code;
   }
@@ -158,6 +162,29 @@ TEST_F(Campaign, TheSchemaBuildJudgesEveryMutantAndAResumedRunOnlyTheRest) {
   EXPECT_EQ(resumed.at("run"), mutants);
   EXPECT_EQ(resumed.at("detected"), first.at("detected"));
   EXPECT_EQ(resumed.at("survived"), first.at("survived"));
+}
+
+TEST_F(Campaign, ASliceEndsAtItsTimeLimitWithItsReportAndTheNextOneContinues) {
+  configure();
+  EXPECT_EQ(mutate({"lib/calc.cpp", "--time-limit", "0"}), 0) << output();
+  const nlohmann::json slice = report();
+  EXPECT_EQ(slice.at("run"), 0);
+  EXPECT_EQ(slice.at("stoppedByTimeLimit"), true);
+  EXPECT_NE(read_text_file((build_ / "reports/mutation-report.md").string()).find("(stopped by --time-limit)"),
+            std::string::npos);
+  mutate({"lib/calc.cpp", "--resume"});
+  EXPECT_EQ(report().at("run"), report().at("planned")) << output();
+  EXPECT_EQ(report().at("stoppedByTimeLimit"), false);
+}
+
+TEST_F(Campaign, ASchemaBuildThatReportsOtherwiseStopsTheRun) {
+  configure();
+  EXPECT_EQ(mutate({"lib/calc.cpp"}, " --tell"), 3) << output();
+  EXPECT_NE(output().find("the schema build with no mutant active does not report what the normal build reports: "
+                          "/schema: absent in the normal build, true in the schema build"),
+            std::string::npos)
+      << output();
+  EXPECT_EQ(gate_runs().size(), 2u) << "no mutant runs";
 }
 
 TEST_F(Campaign, ASampleIsDrawnBySeedAndTheReportSaysSo) {
