@@ -189,12 +189,14 @@ const char* status_name(Status s) {
     case Status::Timeout: return "timeout";
     case Status::Crashed: return "crashed";
     case Status::BuildFailure: return "build-failure";
+    case Status::NotCovered: return "not-covered";
   }
   return "?";
 }
 
 std::optional<Status> status_from_name(std::string_view name) {
-  for (Status s : {Status::Killed, Status::Survived, Status::Timeout, Status::Crashed, Status::BuildFailure}) {
+  for (Status s : {Status::Killed, Status::Survived, Status::Timeout, Status::Crashed, Status::BuildFailure,
+                   Status::NotCovered}) {
     if (name == status_name(s)) return s;
   }
   return std::nullopt;
@@ -241,10 +243,15 @@ MutantOutcome run_unmutated(const RunConfig& config) {
   return run_gate(config, outcome);
 }
 
-MutantOutcome run_schema_mutant(const RunConfig& config, long mutant_id) {
+MutantOutcome run_schema_mutant(const RunConfig& config, long mutant_id, const std::string& reached_file) {
   std::filesystem::create_directories(config.work_dir);
   RunConfig chosen = config;
-  chosen.gate_command.insert(chosen.gate_command.begin(), {"env", std::string(kMutantIdVariable) + "=" + std::to_string(mutant_id)});
+  std::vector<std::string> environment = {"env", std::string(kMutantIdVariable) + "=" + std::to_string(mutant_id)};
+  if (!reached_file.empty()) {
+    std::filesystem::remove(reached_file);
+    environment.push_back(std::string(kReachedVariable) + "=" + reached_file);
+  }
+  chosen.gate_command.insert(chosen.gate_command.begin(), environment.begin(), environment.end());
   return run_gate(chosen, {});
 }
 

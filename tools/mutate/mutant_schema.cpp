@@ -171,7 +171,7 @@ std::optional<Site> site_of(std::string_view src, const Tokens& ts, const Number
   return site;
 }
 
-std::string mutant_is(size_t id) { return "skipsound_mutant_id() == " + std::to_string(id); }
+std::string mutant_is(size_t id) { return "skipsound_mutant_is(" + std::to_string(id) + ")"; }
 
 class Renderer {
  public:
@@ -194,7 +194,7 @@ class Renderer {
   std::string site(const Site& s) const {
     const std::string original = span(s.begin, s.end, s.children);
     if (s.statement) {
-      return "{ if (skipsound_mutant_id() != " + std::to_string(s.choices.front().id) + ") { " + original + " } }";
+      return "{ if (!" + mutant_is(s.choices.front().id) + ") { " + original + " } }";
     }
     std::string out = "(";
     for (const Choice& c : s.choices) out += mutant_is(c.id) + " ? " + c.text + " : ";

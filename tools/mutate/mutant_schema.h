@@ -1,8 +1,8 @@
 // Mutant schemata (docs/mutation.md, "Mutant schemata"): every mutation of a source rewritten as
 // a run-time choice, so one build holds all of them and the environment picks one per process.
-// An expression becomes `(skipsound_mutant_id() == 12 ? a <= b : a < b)` over the operator's
+// An expression becomes `(skipsound_mutant_is(12) ? a <= b : a < b)` over the operator's
 // operands, a condition `(… ? !(c) : … ? true : static_cast<bool>(c))`, a deleted statement
-// `{ if (skipsound_mutant_id() != 12) { f(x); } }`. The original text stays where it was, so line
+// `{ if (!skipsound_mutant_is(12)) { f(x); } }`. The original text stays where it was, so line
 // numbers do not move; a mutation inside another one's span is nested in its original branch.
 // Operands are found on tokens by precedence, relying on the project's clang-format layout as the
 // mutations themselves do (tools/mutate/mutations.h); a mutation whose site cannot be found, or
@@ -20,6 +20,8 @@ namespace skipsound::mutation {
 
 // The environment variable the schema build reads (tools/mutate/mutant_schema_runtime.h).
 inline constexpr const char* kMutantIdVariable = "SKIPSOUND_MUTANT_ID";
+// The file a schema build's process appends the ids of the sites it reached to.
+inline constexpr const char* kReachedVariable = "SKIPSOUND_MUTANT_REACHED";
 
 struct NumberedMutation {
   size_t id = 0;  // the run's candidate index: unique over the run's files

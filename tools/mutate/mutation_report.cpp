@@ -33,11 +33,12 @@ std::string code(const std::string& text) {
 }
 
 struct Tally {
-  size_t noticed = 0, survived = 0, build_failures = 0, total = 0;
+  size_t noticed = 0, survived = 0, not_covered = 0, build_failures = 0, total = 0;
   void add(Status s) {
     ++total;
     if (detected(s)) ++noticed;
     if (s == Status::Survived) ++survived;
+    if (s == Status::NotCovered) ++not_covered;
     if (s == Status::BuildFailure) ++build_failures;
   }
 };
@@ -102,7 +103,7 @@ const TriageEntry* triage_of(const MutantRecord& r, const std::vector<TriageEntr
 }
 
 std::pair<double, double> Score::interval95() const {
-  const double n = static_cast<double>(detected + survived - equivalent);
+  const double n = static_cast<double>(detected + survived + not_covered - equivalent);
   if (n == 0) return {0, 100};
   // Wilson's score interval: unlike p ± 1.96·sqrt(p(1-p)/n) it stays within [0, 1] and is not
   // empty at a score of 100 %.
@@ -113,7 +114,7 @@ std::pair<double, double> Score::interval95() const {
 }
 
 double Score::percent() const {
-  const size_t counted = detected + survived - equivalent;
+  const size_t counted = detected + survived + not_covered - equivalent;
   return counted == 0 ? 100.0 : 100.0 * static_cast<double>(detected) / static_cast<double>(counted);
 }
 
@@ -122,8 +123,8 @@ Score score_of(const std::vector<MutantRecord>& records, const std::vector<Triag
   for (const MutantRecord& r : records) {
     if (detected(r.outcome.status)) ++s.detected;
     if (r.outcome.status == Status::BuildFailure) ++s.build_failures;
-    if (r.outcome.status != Status::Survived) continue;
-    ++s.survived;
+    if (r.outcome.status != Status::Survived && r.outcome.status != Status::NotCovered) continue;
+    ++(r.outcome.status == Status::Survived ? s.survived : s.not_covered);
     const TriageEntry* t = triage_of(r, triage);
     if (t && t->verdict == "equivalent") ++s.equivalent;
   }
@@ -146,7 +147,9 @@ std::string report_markdown(const RunSummary& run, const std::vector<MutantRecor
       << "| planned (filters, shard, --max-mutants) | " << run.planned << " |\n"
       << "| run | " << records.size() << (run.stopped_by_time_limit ? " (stopped by --time-limit)" : "") << " |\n"
       << "| detected (killed, timeout, crashed) | " << score.detected << " |\n"
-      << "| survived | " << score.survived << " (" << score.equivalent << " triaged equivalent) |\n"
+      << "| survived (the gate ran over the mutated code) | " << score.survived << " |\n"
+      << "| not covered (no unmutated gate run reaches the site; not run) | " << score.not_covered << " |\n"
+      << "| of these, triaged equivalent | " << score.equivalent << " |\n"
       << "| build failures (not counted) | " << score.build_failures << " |\n"
       << "| **mutation score** (detected / non-equivalent) | **" << fixed(score.percent(), 1) << " %** |\n";
   double build = 0, gate = 0;
@@ -173,9 +176,10 @@ std::string report_markdown(const RunSummary& run, const std::vector<MutantRecor
     by_file[r.candidate.file].add(r.outcome.status);
   }
   for (const auto& [title, tallies] : {std::pair{"operator", &by_operator}, std::pair{"file", &by_file}}) {
-    out << "| " << title << " | run | detected | survived | build failures |\n|---|---|---|---|---|\n";
+    out << "| " << title << " | run | detected | survived | not covered | build failures |\n|---|---|---|---|---|---|\n";
     for (const auto& [name, t] : *tallies) {
-      out << "| " << name << " | " << t.total << " | " << t.noticed << " | " << t.survived << " | " << t.build_failures << " |\n";
+      out << "| " << name << " | " << t.total << " | " << t.noticed << " | " << t.survived << " | " << t.not_covered << " | "
+          << t.build_failures << " |\n";
     }
     out << "\n";
   }
@@ -194,7 +198,16 @@ std::string report_markdown(const RunSummary& run, const std::vector<MutantRecor
     }
     out << "\n<details><summary>gate output (last lines)</summary>\n\n```\n" << r.outcome.output_tail << "```\n</details>\n\n";
   }
-  out << "## Detected\n\n| where | operator | after | how |\n|---|---|---|---|\n";
+  out << "## Not covered\n\nNo unmutated gate run reached these sites, so no gate run could tell them from the "
+         "original.\n\n| where | operator | before | after | triage |\n|---|---|---|---|---|\n";
+  for (const MutantRecord& r : records) {
+    if (r.outcome.status != Status::NotCovered) continue;
+    const Candidate& c = r.candidate;
+    const TriageEntry* t = triage_of(r, triage);
+    out << "| " << c.file << ":" << c.mutation.line << " | " << operator_name(c.mutation.op) << " | " << code(c.text.before)
+        << " | " << code(c.text.after) << " | " << (t ? t->verdict + " — " + t->reason : "not triaged") << " |\n";
+  }
+  out << "\n## Detected\n\n| where | operator | after | how |\n|---|---|---|---|\n";
   for (const MutantRecord& r : records) {
     if (!detected(r.outcome.status)) continue;
     const Candidate& c = r.candidate;
@@ -219,6 +232,9 @@ nlohmann::json mutant_json(const MutantRecord& r, const std::vector<TriageEntry>
   if (r.outcome.exit_code) m["exitCode"] = *r.outcome.exit_code;
   if (r.outcome.own_build) m["ownBuild"] = true;
   if (!r.outcome.killed_by.empty()) m["killedBy"] = r.outcome.killed_by;
+  if (r.outcome.status == Status::NotCovered) {
+    if (const TriageEntry* t = triage_of(r, triage)) m["triage"] = {{"verdict", t->verdict}, {"reason", t->reason}};
+  }
   if (r.outcome.status == Status::Survived) {
     m["outputTail"] = r.outcome.output_tail;
     if (const TriageEntry* t = triage_of(r, triage)) m["triage"] = {{"verdict", t->verdict}, {"reason", t->reason}};
@@ -263,6 +279,7 @@ nlohmann::json report_json(const RunSummary& run, const std::vector<MutantRecord
                       {"stoppedByTimeLimit", run.stopped_by_time_limit},
                       {"detected", score.detected},
                       {"survived", score.survived},
+                      {"notCovered", score.not_covered},
                       {"equivalent", score.equivalent},
                       {"buildFailures", score.build_failures},
                       {"score", score.percent()},

@@ -2,8 +2,9 @@
 // survivor with its triage (tools/mutate/triage.json: equivalent, with why, or a gap), in
 // Markdown for people and JSON for tools.
 //
-// Score = detected / (detected + survivors not triaged equivalent), where detected counts killed,
-// timed-out and crashed mutants; build failures are not mutants and count nowhere.
+// Score = detected / (detected + survivors and not-covered mutants not triaged equivalent), where
+// detected counts killed, timed-out and crashed mutants; build failures are not mutants and count
+// nowhere.
 #pragma once
 #include <optional>
 #include <utility>
@@ -56,7 +57,8 @@ struct RunSummary {
 struct Score {
   size_t detected = 0;
   size_t survived = 0;
-  size_t equivalent = 0;   // survivors triaged equivalent
+  size_t not_covered = 0;  // no unmutated gate run reaches them: undetected, and listed apart
+  size_t equivalent = 0;   // survivors and not-covered mutants triaged equivalent
   size_t build_failures = 0;
   double percent() const;  // of non-equivalent mutants, detected; 100 when there are none
   // The 95 % confidence interval (Wilson) of the score of the scope a uniform sample came from, in percent.

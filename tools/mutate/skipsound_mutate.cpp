@@ -13,6 +13,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -238,6 +239,14 @@ void use_binary(RunConfig& config, const Arguments& a, const std::string& binary
   config.gate_command.insert(config.gate_command.end(), {"--json", config.gate_json});
 }
 
+// The mutant ids the schema build's processes reached (each appended its list at exit).
+std::set<size_t> read_reached(const std::string& path) {
+  std::set<size_t> ids;
+  std::ifstream in(path);
+  for (size_t id; in >> id;) ids.insert(id);
+  return ids;
+}
+
 // A gate report without its timings: what must not change between two builds of one program.
 nlohmann::json verdicts_of(nlohmann::json report) {
   if (report.is_object()) {
@@ -276,7 +285,9 @@ std::vector<TriageEntry> triage_for(const Arguments& a) {
   return file.empty() ? std::vector<TriageEntry>{} : load_triage(file);
 }
 
-int exit_status(const Score& score) { return score.survived > score.equivalent ? kExitSurvivor : kExitOk; }
+int exit_status(const Score& score) {
+  return score.survived + score.not_covered > score.equivalent ? kExitSurvivor : kExitOk;
+}
 
 RecordedRun read_recorded_run(const std::string& path) {
   std::ifstream in(path);
@@ -365,8 +376,10 @@ int run(const Arguments& a) {
 
   config.gate_timeout = schema_config.gate_timeout = a.timeout.value_or(24 * 3600);
   const MutantOutcome baseline = run_unmutated(config);
+  // The schema's unmutated gate run records the sites it reaches: the others are not covered.
+  const std::string reached_file = (std::filesystem::path(config.work_dir) / "reached-sites.txt").string();
   const MutantOutcome schema_baseline =
-      baseline.status == Status::Survived ? run_schema_mutant(schema_config, -1) : baseline;
+      baseline.status == Status::Survived ? run_schema_mutant(schema_config, -1, reached_file) : baseline;
   for (const MutantOutcome* b : {&baseline, &schema_baseline}) {
     if (b->status == Status::Survived) continue;
     std::cerr << "the unmutated source " << (b->status == Status::BuildFailure ? "does not build" : "fails the gate")
@@ -379,6 +392,7 @@ int run(const Arguments& a) {
               << *difference << "\n";
     return kExitInternal;
   }
+  const std::set<size_t> reached = read_reached(reached_file);
   summary.baseline_build_seconds = baseline.build_seconds;
   summary.baseline_gate_seconds = schema_baseline.gate_seconds;
   config.gate_timeout = schema_config.gate_timeout = a.timeout.value_or(3 * schema_baseline.gate_seconds + 30);
@@ -396,8 +410,11 @@ int run(const Arguments& a) {
     }
     const std::string path = (std::filesystem::path(a.source_root) / c.file).string();
     if (!originals.count(c.file)) originals[c.file] = read_text_file(path);
-    records.push_back({c, schema.chosen.count(c.index) ? run_schema_mutant(schema_config, static_cast<long>(c.index))
-                                                       : run_mutant(config, c, originals[c.file])});
+    MutantOutcome not_covered;
+    not_covered.status = Status::NotCovered;
+    records.push_back({c, !schema.chosen.count(c.index) ? run_mutant(config, c, originals[c.file])
+                          : reached.count(c.index)      ? run_schema_mutant(schema_config, static_cast<long>(c.index))
+                                                        : not_covered});
     const MutantOutcome& o = records.back().outcome;
     journal.append(records.back(), elapsed());
     std::cout << "[" << records.size() << "/" << whole_plan.size() << "] " << describe(c) << ": " << status_name(o.status)
@@ -410,7 +427,8 @@ int run(const Arguments& a) {
   write_reports(a, summary, records, triage);
   const Score score = score_of(records, triage);
   std::cout << "mutation score " << score.percent() << " %: " << score.detected << " detected, " << score.survived
-            << " survived (" << score.equivalent << " triaged equivalent), " << score.build_failures
+            << " survived, " << score.not_covered << " not covered (" << score.equivalent << " triaged equivalent), "
+            << score.build_failures
             << " build failures; report in " << a.report_dir << std::endl;
   return exit_status(score);
 }

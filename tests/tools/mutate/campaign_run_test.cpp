@@ -1,7 +1,7 @@
 // The program end to end on a small CMake project of its own, whose `skipsound gate` checks one
 // function and logs each run's SKIPSOUND_MUTANT_ID: the schema build judges every mutant without
-// a rebuild and reports what the normal build reports with no mutant active; --resume runs only
-// what the journal lacks; --sample and --changed-since choose what their options say.
+// a rebuild and reports what the normal build reports with no mutant active; a mutant in code no
+// gate run reaches is not covered and not run; --resume runs only what the journal lacks; --sample and --changed-since choose what their options say.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -34,6 +34,12 @@ int calc(int a, int b) {
   if (a < b)
     return b - a;
   return a * 2 + 1;
+}
+
+int unused(int a) {
+  if (a > 2)
+    return 1;
+  return 0;
 }
 )";
 
@@ -121,7 +127,6 @@ class Campaign : public ::testing::Test {
 TEST_F(Campaign, TheSchemaBuildJudgesEveryMutantAndAResumedRunOnlyTheRest) {
   configure();
   const auto exit_code = mutate({"lib/calc.cpp"});
-  ASSERT_TRUE(exit_code == 0 || exit_code == 1) << output();
   const nlohmann::json first = report();
   const size_t mutants = first.at("run").get<size_t>();
   ASSERT_GE(mutants, 8u) << output();
@@ -131,10 +136,17 @@ TEST_F(Campaign, TheSchemaBuildJudgesEveryMutantAndAResumedRunOnlyTheRest) {
   size_t own_builds = 0;
   for (const nlohmann::json& m : first.at("mutants")) own_builds += m.value("ownBuild", false);
   EXPECT_EQ(own_builds, 0u);
-  EXPECT_GE(first.at("detected").get<size_t>(), mutants - 2) << output();
-  // The normal build's baseline, the schema build's (no mutant: -1), then one gate per mutant id.
+  // unused() is never called: its mutants are not covered, and not run.
+  const size_t not_covered = first.at("notCovered").get<size_t>();
+  EXPECT_GE(not_covered, 4u) << output();
+  for (const nlohmann::json& m : first.at("mutants")) {
+    EXPECT_EQ(m.at("status") == "not-covered", m.at("line").get<size_t>() >= 9) << m.dump();
+  }
+  EXPECT_GE(first.at("detected").get<size_t>(), mutants - not_covered - 2) << output();
+  EXPECT_EQ(exit_code, 1) << "a mutant not covered counts against the score";
+  // The normal build's baseline, the schema build's (no mutant: -1), then one gate per covered mutant.
   std::vector<std::string> runs = gate_runs();
-  ASSERT_EQ(runs.size(), mutants + 2) << output();
+  ASSERT_EQ(runs.size(), mutants - not_covered + 2) << output();
   EXPECT_EQ(runs[0], "none");
   EXPECT_EQ(runs[1], "-1");
   std::sort(runs.begin() + 2, runs.end());
@@ -157,16 +169,19 @@ TEST_F(Campaign, TheSchemaBuildJudgesEveryMutantAndAResumedRunOnlyTheRest) {
   const auto resumed_exit = mutate({"lib/calc.cpp", "--resume"});
   EXPECT_EQ(resumed_exit, exit_code) << output();
   EXPECT_NE(output().find(", 3 of them done by earlier sessions"), std::string::npos) << output();
-  EXPECT_EQ(gate_runs().size(), mutants - 3 + 2) << "the two baselines and the mutants not in the journal";
+  size_t run_again = 0;
+  for (size_t i = 3; i < mutants; ++i) run_again += nlohmann::json::parse(lines[i]).at("mutant").at("status") != "not-covered";
+  EXPECT_EQ(gate_runs().size(), run_again + 2) << "the two baselines and the covered mutants not in the journal";
   const nlohmann::json resumed = report();
   EXPECT_EQ(resumed.at("run"), mutants);
   EXPECT_EQ(resumed.at("detected"), first.at("detected"));
   EXPECT_EQ(resumed.at("survived"), first.at("survived"));
+  EXPECT_EQ(resumed.at("notCovered"), first.at("notCovered"));
 }
 
 TEST_F(Campaign, ASliceEndsAtItsTimeLimitWithItsReportAndTheNextOneContinues) {
   configure();
-  EXPECT_EQ(mutate({"lib/calc.cpp", "--time-limit", "0"}), 0) << output();
+  EXPECT_EQ(mutate({"lib/calc.cpp", "--time-limit", "0"}), 0) << output();  // nothing run, nothing against it
   const nlohmann::json slice = report();
   EXPECT_EQ(slice.at("run"), 0);
   EXPECT_EQ(slice.at("stoppedByTimeLimit"), true);

@@ -1,6 +1,6 @@
 // Mutant schemata: a small program compiled once with every mutation as a run-time choice must
 // print, for each mutant id, what that mutant compiled on its own prints, and with no mutant
-// active what the original prints; lines keep their numbers; what a choice cannot express (a
+// active what the original prints; a run records the sites it reached; lines keep their numbers; what a choice cannot express (a
 // template argument, a constexpr table) is left out for the per-mutant build.
 #include <gtest/gtest.h>
 
@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "model/values/scratch_directory.h"
 #include "tools/mutate/mutant_run.h"
@@ -59,6 +60,8 @@ int main() {
   std::printf("%d\n", total);
   return 0;
 }
+
+int never_called(int a) { return a > 4 ? 1 : 0; }
 )";
 
 class MutantSchema : public ::testing::Test {
@@ -118,6 +121,39 @@ TEST_F(MutantSchema, EachIdChoosesWhatItsOwnBuildDoes) {
   EXPECT_GT(differing, 10u) << "the program must tell most mutants from the original";
 }
 
+TEST_F(MutantSchema, ARunRecordsTheSitesItReached) {
+  const std::vector<NumberedMutation> mutations = numbered(kProgram);
+  const SchemaSource schema = render_schemata(kProgram, mutations, {}, kInclude);
+  const fs::path binary = compile(schema.text, "schema");
+  ASSERT_FALSE(binary.empty()) << read_text_file((root_ / "schema.log").string());
+  const fs::path reached = root_ / "reached.txt";
+  for (int run = 0; run < 2; ++run) {  // two processes append to one file
+    ASSERT_EQ(run_process({"env", std::string(kReachedVariable) + "=" + reached.string(), binary.string()}, 30,
+                          (root_ / "run.log").string())
+                  .exit_code,
+              0);
+  }
+  std::multiset<size_t> ids;
+  std::ifstream in(reached);
+  for (size_t id; in >> id;) ids.insert(id);
+  size_t last_line = 0, reached_sites = 0;
+  for (const NumberedMutation& n : mutations) last_line = std::max(last_line, n.mutation.line);
+  const std::string original = output(binary, -1);
+  for (const NumberedMutation& n : mutations) {
+    if (!std::binary_search(schema.chosen.begin(), schema.chosen.end(), n.id)) continue;
+    const size_t count = ids.count(n.id);
+    EXPECT_TRUE(count == 0 || count == 2) << "each process once, line " << n.mutation.line;
+    if (n.mutation.line == last_line || n.mutation.line == 32) {
+      EXPECT_EQ(count, 0u) << "never_called(), total = -1";
+    }
+    if (count == 0) {  // what no run reaches cannot change what the run does
+      EXPECT_EQ(output(binary, static_cast<long>(n.id)), original) << "line " << n.mutation.line;
+    }
+    reached_sites += count != 0;
+  }
+  EXPECT_GT(reached_sites, schema.chosen.size() * 3 / 4);
+}
+
 TEST_F(MutantSchema, LinesKeepTheirNumbers) {
   const SchemaSource schema = render_schemata(kProgram, numbered(kProgram), {}, kInclude);
   const std::string text = schema.text;
@@ -156,7 +192,7 @@ TEST_F(MutantSchema, ASchemaSiteCoversTheOperatorsOperands) {
   EXPECT_TRUE(schema.left_out.empty());
   for (const NumberedMutation& n : mutations) {
     if (n.mutation.op != Operator::Relational || n.mutation.line != 1 || source.substr(n.mutation.offset, 1) != "<") continue;
-    EXPECT_NE(schema.text.find("skipsound_mutant_id() == " + std::to_string(n.id) + " ? a + 1 <= b * 2 : "),
+    EXPECT_NE(schema.text.find("skipsound_mutant_is(" + std::to_string(n.id) + ") ? a + 1 <= b * 2 : "),
               std::string::npos)
         << schema.text;
   }
