@@ -93,7 +93,7 @@ bool in_constant_context(const Tokens& ts, size_t literal) {
                                                     "template",  "enum",      "case",      "alignas"};
   constexpr std::string_view kBlockOpeners[] = {")", "else", "do", "try", ";", "}", ":"};
   for (size_t i = literal; i-- > 0;) {
-    if (is(ts[i], ";")) return false;
+    if (is(ts[i], ";") || is(ts[i], ":") || is(ts[i], "return")) return false;  // `case X: return 0;` is run time
     if (is(ts[i], "}")) {
       i = matching_open(ts, i);
       if (i == kNone) return false;

@@ -77,7 +77,8 @@ std::set<size_t> blamed_lines(const std::string& log, const std::string& file) {
 struct FileSchema {
   std::string original;
   std::vector<NumberedMutation> mutations;
-  std::vector<std::pair<size_t, LineSpan>> site_lines;
+  std::vector<std::pair<size_t, LineSpan>> site_lines;  // in the order of `mutations`
+  std::set<size_t> blamed_before;                       // lines an earlier round's diagnostics named
 };
 
 // The sources and mutations a blame list belongs to.
@@ -184,17 +185,38 @@ SchemaBuild build_schema(const SchemaBuildConfig& config, const std::vector<Cand
       break;
     }
     // Blame the mutants whose site covers a line the diagnostics name; failing that, every
-    // mutant of a file they name.
+    // mutant of a file they name. A literal is the usual culprit (one a constant expression or
+    // a comparison category's `< 0` needs), so a blamed line with a constant's choice first loses
+    // only those, and the others when it is blamed again.
     const std::string text = read_text_file(log);
     const size_t before = excluded.size();
     std::vector<size_t> of_named_files;
-    for (const auto& [file, schema] : files) {
+    for (auto& [file, schema] : files) {
       const std::set<size_t> lines = blamed_lines(text, file);
-      for (const auto& [id, span] : schema.site_lines) {
-        if (!result.chosen.count(id) || lines.empty()) continue;
-        of_named_files.push_back(id);
-        if (lines.lower_bound(span.first) != lines.end() && *lines.lower_bound(span.first) <= span.last) excluded.insert(id);
+      if (lines.empty()) continue;
+      const auto blamed_in = [&](const LineSpan& span) {
+        std::vector<size_t> hit;
+        for (auto l = lines.lower_bound(span.first); l != lines.end() && *l <= span.last; ++l) hit.push_back(*l);
+        return hit;
+      };
+      std::set<size_t> with_constants;
+      for (size_t k = 0; k < schema.mutations.size(); ++k) {
+        const auto& [id, span] = schema.site_lines[k];
+        if (!result.chosen.count(id) || schema.mutations[k].mutation.op != Operator::Constant) continue;
+        for (size_t l : blamed_in(span)) with_constants.insert(l);
       }
+      for (size_t k = 0; k < schema.mutations.size(); ++k) {
+        const auto& [id, span] = schema.site_lines[k];
+        if (!result.chosen.count(id)) continue;
+        of_named_files.push_back(id);
+        for (size_t l : blamed_in(span)) {
+          if (schema.mutations[k].mutation.op == Operator::Constant || !with_constants.count(l) ||
+              schema.blamed_before.count(l)) {
+            excluded.insert(id);
+          }
+        }
+      }
+      schema.blamed_before.insert(lines.begin(), lines.end());
     }
     if (excluded.size() == before) excluded.insert(of_named_files.begin(), of_named_files.end());
     if (excluded.size() == before || result.rounds >= kMaxBuildRounds) {
