@@ -16,6 +16,7 @@
 
 #include "common/number_text.h"
 #include "common/subprocess.h"
+#include "tools/mutate/mutant_schema.h"
 
 namespace skipsound::mutation {
 
@@ -156,12 +157,14 @@ const char* status_name(Status s) {
     case Status::Timeout: return "timeout";
     case Status::Crashed: return "crashed";
     case Status::BuildFailure: return "build-failure";
+    case Status::NotCovered: return "not-covered";
   }
   return "?";
 }
 
 std::optional<Status> status_from_name(std::string_view name) {
-  for (Status s : {Status::Killed, Status::Survived, Status::Timeout, Status::Crashed, Status::BuildFailure}) {
+  for (Status s : {Status::Killed, Status::Survived, Status::Timeout, Status::Crashed, Status::BuildFailure,
+                   Status::NotCovered}) {
     if (name == status_name(s)) return s;
   }
   return std::nullopt;
@@ -178,18 +181,10 @@ std::string journal_path(const RunConfig& config) {
   return (std::filesystem::path(config.work_dir) / "restore-after-crash").string();
 }
 
-MutantOutcome run_unmutated(const RunConfig& config) {
-  std::filesystem::create_directories(config.work_dir);
-  const std::string build_log = (std::filesystem::path(config.work_dir) / "build.log").string();
+namespace {
+
+MutantOutcome run_gate(const RunConfig& config, MutantOutcome outcome) {
   const std::string gate_log = (std::filesystem::path(config.work_dir) / "gate.log").string();
-  MutantOutcome outcome;
-  const ProcessResult build = run_process(config.build_command, config.build_timeout, build_log);
-  outcome.build_seconds = build.seconds;
-  if (build.exit_code != 0) {
-    outcome.status = Status::BuildFailure;
-    outcome.output_tail = file_tail(build_log, config.tail_lines);
-    return outcome;
-  }
   if (!config.gate_json.empty()) std::filesystem::remove(config.gate_json);
   const ProcessResult gate = run_process(config.gate_command, config.gate_timeout, gate_log);
   outcome.status = classify_gate_exit(gate);
@@ -200,12 +195,42 @@ MutantOutcome run_unmutated(const RunConfig& config) {
   return outcome;
 }
 
+}  // namespace
+
+MutantOutcome run_unmutated(const RunConfig& config) {
+  std::filesystem::create_directories(config.work_dir);
+  const std::string build_log = (std::filesystem::path(config.work_dir) / "build.log").string();
+  MutantOutcome outcome;
+  const ProcessResult build = run_process(config.build_command, config.build_timeout, build_log);
+  outcome.build_seconds = build.seconds;
+  if (build.exit_code != 0) {
+    outcome.status = Status::BuildFailure;
+    outcome.output_tail = file_tail(build_log, config.tail_lines);
+    return outcome;
+  }
+  return run_gate(config, outcome);
+}
+
+MutantOutcome run_schema_mutant(const RunConfig& config, long mutant_id, const std::string& reached_file) {
+  std::filesystem::create_directories(config.work_dir);
+  RunConfig chosen = config;
+  std::vector<std::string> environment = {"env", std::string(kMutantIdVariable) + "=" + std::to_string(mutant_id)};
+  if (!reached_file.empty()) {
+    std::filesystem::remove(reached_file);
+    environment.push_back(std::string(kReachedVariable) + "=" + reached_file);
+  }
+  chosen.gate_command.insert(chosen.gate_command.begin(), environment.begin(), environment.end());
+  return run_gate(chosen, {});
+}
+
 MutantOutcome run_mutant(const RunConfig& config, const Candidate& candidate, const std::string& original_source) {
   std::filesystem::create_directories(config.work_dir);
   const std::string path = (std::filesystem::path(config.source_root) / candidate.file).string();
   const SourcePatch patch(path, original_source, apply_mutation(original_source, candidate.mutation),
                           journal_path(config));
-  return run_unmutated(config);
+  MutantOutcome outcome = run_unmutated(config);
+  outcome.own_build = true;
+  return outcome;
 }
 
 }  // namespace skipsound::mutation

@@ -46,8 +46,10 @@ std::optional<std::string> restore_interrupted(const std::string& journal);
 // Installs the handlers that restore the live patch and kill the live child before dying.
 void install_restoring_signal_handlers();
 
-enum class Status { Killed, Survived, Timeout, Crashed, BuildFailure };
-// "killed", "survived", "timeout", "crashed", "build-failure"
+// NotCovered: the schema build's unmutated gate run never reached the mutant's site, so the gate
+// cannot tell it from the original; it is not run.
+enum class Status { Killed, Survived, Timeout, Crashed, BuildFailure, NotCovered };
+// "killed", "survived", "timeout", "crashed", "build-failure", "not-covered"
 const char* status_name(Status s);
 std::optional<Status> status_from_name(std::string_view name);
 // Killed, timed out and crashed mutants were all noticed by the gate.
@@ -69,6 +71,7 @@ struct MutantOutcome {
   std::optional<int> exit_code;
   double build_seconds = 0;
   double gate_seconds = 0;
+  bool own_build = false;   // rebuilt for this mutant alone (its mutation has no schema)
   std::string killed_by;    // the gate's first failure and when it was found (from its JSON)
   std::string output_tail;  // the gate's (or, for a build failure, the build's) last lines
 };
@@ -79,6 +82,11 @@ Status classify_gate_exit(const ProcessResult& gate);
 // The build and the gate on the source as it is (the baseline a run needs to pass first).
 MutantOutcome run_unmutated(const RunConfig& config);
 MutantOutcome run_mutant(const RunConfig& config, const Candidate& candidate, const std::string& original_source);
+
+// The gate alone, on a schema build (tools/mutate/schema_build.h) already built, with the mutant
+// `mutant_id` active (-1: none): the gate command runs under `env SKIPSOUND_MUTANT_ID=<id>`, and,
+// given `reached_file`, SKIPSOUND_MUTANT_REACHED=<reached_file> (the ids whose sites it reached).
+MutantOutcome run_schema_mutant(const RunConfig& config, long mutant_id, const std::string& reached_file = "");
 
 std::string journal_path(const RunConfig& config);
 

@@ -74,7 +74,9 @@ std::vector<Candidate> plan_run(const std::vector<Candidate>& all, const PlanOpt
     const bool operator_wanted =
         o.operators.empty() || std::find(o.operators.begin(), o.operators.end(), c.mutation.op) != o.operators.end();
     const bool in_lines = !o.lines || (c.mutation.line >= o.lines->first && c.mutation.line <= o.lines->second);
-    if (operator_wanted && in_lines && c.index % o.shard_count == o.shard_index) chosen.push_back(c);
+    const auto changed = o.changed ? o.changed->find(c.file) : ChangedLines::const_iterator{};
+    const bool in_change = !o.changed || (changed != o.changed->end() && changed->second.count(c.mutation.line));
+    if (operator_wanted && in_lines && in_change && c.index % o.shard_count == o.shard_index) chosen.push_back(c);
   }
   shuffle(chosen, o.seed);
   if (chosen.size() > o.max_mutants) chosen.resize(o.max_mutants);

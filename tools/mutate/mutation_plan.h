@@ -1,5 +1,6 @@
 // Which mutations a skipsound-mutate run makes, in which order: every mutation of the files,
-// filtered by operator and line range, split into shards, shuffled by a seed and capped.
+// filtered by operator, line range and changed lines, split into shards, shuffled by a seed and
+// capped (a uniform sample when --sample caps it).
 // A shard is taken before the shuffle, so the shards of one enumeration never overlap whatever
 // the seed, and the same seed gives the same order.
 #pragma once
@@ -9,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "tools/mutate/changed_lines.h"
 #include "tools/mutate/mutations.h"
 
 namespace skipsound::mutation {
@@ -23,6 +25,7 @@ struct Candidate {
 struct PlanOptions {
   std::vector<Operator> operators;                    // empty = all
   std::optional<std::pair<size_t, size_t>> lines;     // inclusive
+  std::optional<ChangedLines> changed;                // --changed-since: only mutations starting on these
   size_t shard_index = 0;
   size_t shard_count = 1;
   uint64_t seed = 1;

@@ -1,8 +1,9 @@
-// skipsound-mutate: mutation testing of the code under test (docs/mutation.md). One
-// mutation at a time (tools/mutate/mutations.h) is written into the source tree, skipsound is
-// rebuilt incrementally in a separate build folder, and a time-boxed gate judges it; the report
-// (tools/mutate/mutation_report.h) is rewritten after every mutant, so a stopped run keeps what
-// it measured. Exit 0 when every survivor is triaged equivalent, 1 when one is not, 2 on bad usage,
+// skipsound-mutate: mutation testing of the code under test (docs/mutation.md). Every mutation of
+// the files (tools/mutate/mutations.h) is compiled once, as a run-time choice in a scratch copy
+// (tools/mutate/schema_build.h); a time-boxed gate judges each mutant in its own process. A
+// mutation a schema cannot express is written into the source tree and skipsound rebuilt
+// incrementally in a separate build folder. The report (tools/mutate/mutation_report.h) is
+// rewritten after every mutant, so a stopped run keeps what it measured. Exit 0 when every survivor is triaged equivalent, 1 when one is not, 2 on bad usage,
 // 3 when the unmutated code does not build or does not pass the gate.
 #include <algorithm>
 #include <chrono>
@@ -12,14 +13,17 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
+#include "tools/mutate/campaign_journal.h"
 #include "tools/mutate/mutant_run.h"
 #include "tools/mutate/mutation_plan.h"
 #include "tools/mutate/mutation_report.h"
+#include "tools/mutate/schema_build.h"
 
 namespace skipsound::mutation {
 
@@ -36,11 +40,13 @@ constexpr const char* kDefaultGateArguments =
 
 constexpr const char* kUsage = R"(usage: skipsound-mutate [options] FILE-OR-GLOB...
 
-Mutates the named sources (globs relative to --source-root, e.g. 'checker/*.cpp') one mutation at
-a time, rebuilds skipsound in --build-dir and runs its gate on each mutant.
+Compiles every mutation of the named sources (globs relative to --source-root, e.g.
+'checker/*.cpp') once as mutant schemata in a scratch copy, then runs skipsound's gate once per
+mutant; a mutation a schema cannot express is rebuilt on its own in --build-dir.
 
   --source-root DIR    the repository (default: .)
   --build-dir DIR      a configured build folder used only for mutation runs (default: build/mutation)
+  --schema-dir DIR     the schema build's scratch copy (default: BUILD-DIR/mutation-schema)
   --target NAME        the target to rebuild (default: skipsound)
   --gate-args 'ARGS'   the gate's arguments (default: ')" "%GATE%" R"(')
   --timeout S          seconds a mutant's gate may take (default: 3 x the unmutated gate + 30)
@@ -49,13 +55,18 @@ a time, rebuilds skipsound in --build-dir and runs its gate on each mutant.
                        condition-false, logical, return-constant, delete-statement (default: all)
   --line-range A-B     only mutations on lines A..B of the files
   --shard I/N          only mutation i of the enumeration with i mod N == I
-  --seed N             the order mutants run in (default: 1)
+  --seed N             the order mutants run in, and the sample --sample draws (default: 1)
   --max-mutants N      run at most N
-  --time-limit S       start no mutant after S seconds
+  --sample N           a uniform sample of N mutants; the report gives the score's 95 % interval
+  --changed-since REF  only mutations on lines that differ from git revision REF
+  --time-limit S       start no mutant after S seconds; the report is rendered as usual
+  --resume             continue the run whose journal is in the report folder: its mutants are
+                       done, the rest of the plan runs (same files and options)
   --report-dir DIR     where mutation-report.md and .json go (default: BUILD-DIR/reports)
   --triage FILE        survivors' triage (default: tools/mutate/triage.json when present)
   --list               print the planned mutants and stop
-  --report-from FILE   render a run's mutation-report.json again (with the current triage) and stop
+  --report-from FILE   render a run's mutation-report.json again (with the current triage) and stop;
+                       repeated, merge the runs (shards, slices) into one report
   --survivors-of FILE  only the mutants that survived the run of this mutation-report.json (to
                        judge them again with a larger gate budget)
   --not-run-in FILE    leave out the mutants this mutation-report.json ran (repeatable: a later run
@@ -65,6 +76,7 @@ a time, rebuilds skipsound in --build-dir and runs its gate on each mutant.
 struct Arguments {
   std::string source_root = ".";
   std::string build_dir = "build/mutation";
+  std::string schema_dir;  // empty: <build_dir>/mutation-schema
   std::string target = "skipsound";
   std::string gate_arguments = kDefaultGateArguments;
   std::optional<double> timeout;
@@ -73,10 +85,13 @@ struct Arguments {
   std::optional<double> time_limit;
   std::string report_dir;  // empty: <build_dir>/reports, out of the source tree
   std::string triage;
-  std::string report_from;
+  std::vector<std::string> report_from;
+  std::string changed_since;
+  bool resume = false;
   std::string survivors_of;
   std::vector<std::string> not_run_in;
   bool list = false;
+  bool sampled = false;
   std::vector<std::string> patterns;
   std::string command;  // as typed, for the report
 };
@@ -131,8 +146,8 @@ Arguments parse_arguments(int argc, char** argv) {
     const std::string arg = argv[i];
     a.command += " " + (arg.find(' ') == std::string::npos ? arg : "'" + arg + "'");
     if (arg == "--help" || arg == "-h") throw UsageError("");
-    if (arg == "--list") {
-      a.list = true;
+    if (arg == "--list" || arg == "--resume") {
+      (arg == "--list" ? a.list : a.resume) = true;
       continue;
     }
     if (arg.rfind("--", 0) != 0) {
@@ -144,6 +159,7 @@ Arguments parse_arguments(int argc, char** argv) {
     a.command += " " + (value.find(' ') == std::string::npos ? value : "'" + value + "'");
     if (arg == "--source-root") a.source_root = value;
     else if (arg == "--build-dir") a.build_dir = value;
+    else if (arg == "--schema-dir") a.schema_dir = value;
     else if (arg == "--target") a.target = value;
     else if (arg == "--gate-args") a.gate_arguments = value;
     else if (arg == "--timeout") a.timeout = parse_number(arg, value);
@@ -153,7 +169,12 @@ Arguments parse_arguments(int argc, char** argv) {
     else if (arg == "--time-limit") a.time_limit = parse_number(arg, value);
     else if (arg == "--report-dir") a.report_dir = value;
     else if (arg == "--triage") a.triage = value;
-    else if (arg == "--report-from") a.report_from = value;
+    else if (arg == "--report-from") a.report_from.push_back(value);
+    else if (arg == "--changed-since") a.changed_since = value;
+    else if (arg == "--sample") {
+      a.plan.max_mutants = parse_count(arg, value);
+      a.sampled = true;
+    }
     else if (arg == "--survivors-of") a.survivors_of = value;
     else if (arg == "--not-run-in") a.not_run_in.push_back(value);
     else if (arg == "--line-range") {
@@ -176,6 +197,7 @@ Arguments parse_arguments(int argc, char** argv) {
   }
   if (a.patterns.empty() && a.report_from.empty()) throw UsageError("name the files to mutate, e.g. 'checker/*.cpp'");
   if (a.report_dir.empty()) a.report_dir = (std::filesystem::path(a.build_dir) / "reports").string();
+  if (a.schema_dir.empty()) a.schema_dir = (std::filesystem::path(a.build_dir) / "mutation-schema").string();
   return a;
 }
 
@@ -192,6 +214,8 @@ void write_reports(const Arguments& a, const RunSummary& run, const std::vector<
   std::ofstream(dir / "mutation-report.json") << report_json(run, records, triage).dump(2) << "\n";
 }
 
+void use_binary(RunConfig& config, const Arguments& a, const std::string& binary, const std::string& json_name);
+
 RunConfig run_config(const Arguments& a) {
   const std::filesystem::path build(a.build_dir);
   if (!std::filesystem::exists(build / "CMakeCache.txt")) {
@@ -202,12 +226,57 @@ RunConfig run_config(const Arguments& a) {
   config.source_root = a.source_root;
   config.work_dir = (build / "mutation-work").string();
   config.build_command = {"cmake", "--build", a.build_dir, "--target", a.target};
-  config.gate_json = (build / "mutation-work" / "gate.json").string();
-  config.gate_command = {(build / a.target).string()};
+  config.build_timeout = a.build_timeout;
+  use_binary(config, a, (build / a.target).string(), "gate.json");
+  return config;
+}
+
+// The gate command of `binary`, writing its JSON report to `json_name` in the work folder.
+void use_binary(RunConfig& config, const Arguments& a, const std::string& binary, const std::string& json_name) {
+  config.gate_json = (std::filesystem::path(config.work_dir) / json_name).string();
+  config.gate_command = {binary};
   for (const std::string& w : split_words(a.gate_arguments)) config.gate_command.push_back(w);
   config.gate_command.insert(config.gate_command.end(), {"--json", config.gate_json});
-  config.build_timeout = a.build_timeout;
-  return config;
+}
+
+// The mutant ids the schema build's processes reached (each appended its list at exit).
+std::set<size_t> read_reached(const std::string& path) {
+  std::set<size_t> ids;
+  std::ifstream in(path);
+  for (size_t id; in >> id;) ids.insert(id);
+  return ids;
+}
+
+// A gate report without its timings: what must not change between two builds of one program.
+nlohmann::json verdicts_of(nlohmann::json report) {
+  if (report.is_object()) {
+    for (auto it = report.begin(); it != report.end();) {
+      const std::string& key = it.key();
+      const bool timing = key == "seconds" || key == "started" || key == "firstFinding" || key == "trialsPerSecond" ||
+                          key.find("Seconds") != std::string::npos || key.find("illis") != std::string::npos;
+      if (timing) {
+        it = report.erase(it);
+      } else {
+        *it = verdicts_of(std::move(*it));
+        ++it;
+      }
+    }
+  } else if (report.is_array()) {
+    for (nlohmann::json& item : report) item = verdicts_of(std::move(item));
+  }
+  return report;
+}
+
+// Where the schema build's gate, no mutant active, reports otherwise than the normal build's.
+std::optional<std::string> verdict_difference(const std::string& normal_json, const std::string& schema_json) {
+  const nlohmann::json normal = verdicts_of(nlohmann::json::parse(read_text_file(normal_json)));
+  const nlohmann::json schema = verdicts_of(nlohmann::json::parse(read_text_file(schema_json)));
+  const nlohmann::json patch = nlohmann::json::diff(normal, schema);
+  if (patch.empty()) return std::nullopt;
+  const std::string path = patch.front().value("path", "");
+  const nlohmann::json::json_pointer at(path);
+  return path + ": " + (normal.contains(at) ? normal[at].dump() : "absent") + " in the normal build, " +
+         (schema.contains(at) ? schema[at].dump() : "absent") + " in the schema build";
 }
 
 std::vector<TriageEntry> triage_for(const Arguments& a) {
@@ -216,7 +285,9 @@ std::vector<TriageEntry> triage_for(const Arguments& a) {
   return file.empty() ? std::vector<TriageEntry>{} : load_triage(file);
 }
 
-int exit_status(const Score& score) { return score.survived > score.equivalent ? kExitSurvivor : kExitOk; }
+int exit_status(const Score& score) {
+  return score.survived + score.not_covered > score.equivalent ? kExitSurvivor : kExitOk;
+}
 
 RecordedRun read_recorded_run(const std::string& path) {
   std::ifstream in(path);
@@ -235,7 +306,9 @@ std::vector<Candidate> not_run_in(std::vector<Candidate> candidates, const std::
 }
 
 int render_again(const Arguments& a) {
-  const RecordedRun recorded = read_recorded_run(a.report_from);
+  std::vector<RecordedRun> runs;
+  for (const std::string& report : a.report_from) runs.push_back(read_recorded_run(report));
+  const RecordedRun recorded = merge_runs(runs);
   const std::vector<TriageEntry> triage = triage_for(a);
   write_reports(a, recorded.summary, recorded.records, triage);
   return exit_status(score_of(recorded.records, triage));
@@ -248,43 +321,88 @@ int run(const Arguments& a) {
   RunSummary summary;
   summary.command = a.command;
   summary.seed = a.plan.seed;
+  summary.sampled = a.sampled;
+  summary.changed_since = a.changed_since;
   summary.files = expand_patterns(a.source_root, a.patterns);
   const std::vector<Candidate> all = enumerate_candidates(a.source_root, summary.files);
-  const std::vector<Candidate> planned =
+  PlanOptions plan = a.plan;
+  if (!a.changed_since.empty()) {
+    plan.changed = changed_lines_since(a.source_root, a.changed_since, summary.files,
+                                       (std::filesystem::path(a.build_dir) / "mutation-work").string());
+  }
+  // The whole plan, then what an earlier session of the campaign (--resume) has done left out.
+  const std::vector<Candidate> whole_plan =
       plan_run(not_run_in(a.survivors_of.empty() ? all : survivors_among(all, read_recorded_run(a.survivors_of)),
                           a.not_run_in),
-               a.plan);
-  summary.enumerated = all.size();
-  summary.planned = planned.size();
+               plan);
+  CampaignJournal journal((std::filesystem::path(a.report_dir) / "mutation-journal.jsonl").string(), a.resume);
+  const std::vector<Candidate> planned = not_run_in(whole_plan, RecordedRun{{}, journal.earlier()});
+  PlanOptions changed_only;
+  changed_only.changed = plan.changed;
+  summary.enumerated = plan_run(all, changed_only).size();  // the scope: all, or what changed
+  summary.planned = whole_plan.size();
   summary.gate_command = "skipsound " + a.gate_arguments;
   std::cout << "skipsound-mutate: seed " << a.plan.seed << ", " << all.size() << " mutations of " << summary.files.size()
-            << " files, " << planned.size() << " planned" << std::endl;
+            << " files, " << whole_plan.size() << " planned";
+  if (a.resume) std::cout << ", " << journal.earlier().size() << " of them done by earlier sessions";
+  std::cout << std::endl;
   if (a.list) {
     for (const Candidate& c : planned) std::cout << describe(c) << "\n";
     return kExitOk;
   }
   const std::vector<TriageEntry> triage = triage_for(a);
-
+  if (!a.resume) journal.start_afresh();
   RunConfig config = run_config(a);
   install_restoring_signal_handlers();
   if (const auto restored = restore_interrupted(journal_path(config))) {
     std::cout << "restored " << *restored << ", left mutated by an interrupted run" << std::endl;
   }
-  config.gate_timeout = a.timeout.value_or(24 * 3600);
-  const MutantOutcome baseline = run_unmutated(config);
-  if (baseline.status != Status::Survived) {
-    std::cerr << "the unmutated source " << (baseline.status == Status::BuildFailure ? "does not build" : "fails the gate")
-              << "; nothing to measure. Last lines:\n" << baseline.output_tail;
+  // Every mutation of the files goes into the schema, whatever this run plans: slices, shards and
+  // samples of one scope share one copy and rebuild nothing. A diff-mode run compiles only its own.
+  const std::vector<Candidate>& in_schema = plan.changed ? whole_plan : all;
+  std::cout << "building the schemata of " << in_schema.size() << " mutations in " << a.schema_dir << std::endl;
+  const SchemaBuild schema =
+      build_schema({a.source_root, a.build_dir, a.schema_dir, a.target, a.build_timeout}, in_schema);
+  if (!schema.failure.empty()) {
+    std::cerr << schema.failure;
     return kExitInternal;
   }
+  summary.schema_build_seconds = schema.seconds;
+  summary.schema_left_out = schema.left_out.size();
+  std::cout << "schema build: " << schema.chosen.size() << " mutants chosen at run time, " << schema.left_out.size()
+            << " left to their own builds, " << schema.rounds << " build round(s), " << schema.seconds << " s" << std::endl;
+  RunConfig schema_config = config;
+  use_binary(schema_config, a, schema.binary, "schema-gate.json");
+
+  config.gate_timeout = schema_config.gate_timeout = a.timeout.value_or(24 * 3600);
+  const MutantOutcome baseline = run_unmutated(config);
+  // The schema's unmutated gate run records the sites it reaches: the others are not covered.
+  const std::string reached_file = (std::filesystem::path(config.work_dir) / "reached-sites.txt").string();
+  const MutantOutcome schema_baseline =
+      baseline.status == Status::Survived ? run_schema_mutant(schema_config, -1, reached_file) : baseline;
+  for (const MutantOutcome* b : {&baseline, &schema_baseline}) {
+    if (b->status == Status::Survived) continue;
+    std::cerr << "the unmutated source " << (b->status == Status::BuildFailure ? "does not build" : "fails the gate")
+              << (b == &schema_baseline ? " in the schema build" : "") << "; nothing to measure. Last lines:\n"
+              << b->output_tail;
+    return kExitInternal;
+  }
+  if (const auto difference = verdict_difference(config.gate_json, schema_config.gate_json)) {
+    std::cerr << "the schema build with no mutant active does not report what the normal build reports: "
+              << *difference << "\n";
+    return kExitInternal;
+  }
+  const std::set<size_t> reached = read_reached(reached_file);
   summary.baseline_build_seconds = baseline.build_seconds;
-  summary.baseline_gate_seconds = baseline.gate_seconds;
-  config.gate_timeout = a.timeout.value_or(3 * baseline.gate_seconds + 30);
-  std::cout << "baseline: rebuild " << baseline.build_seconds << " s, gate " << baseline.gate_seconds
-            << " s; a mutant's gate times out after " << config.gate_timeout << " s" << std::endl;
+  summary.baseline_gate_seconds = schema_baseline.gate_seconds;
+  config.gate_timeout = schema_config.gate_timeout = a.timeout.value_or(3 * schema_baseline.gate_seconds + 30);
+  std::cout << "baseline: rebuild " << baseline.build_seconds << " s, gate " << schema_baseline.gate_seconds
+            << " s (the same verdicts in both builds); a mutant's gate times out after " << config.gate_timeout << " s"
+            << std::endl;
 
   std::map<std::string, std::string> originals;
-  std::vector<MutantRecord> records;
+  std::vector<MutantRecord> records = journal.earlier();
+  const auto wall = [&] { return journal.earlier_wall_seconds() + elapsed(); };
   for (const Candidate& c : planned) {
     if (a.time_limit && elapsed() >= *a.time_limit) {
       summary.stopped_by_time_limit = true;
@@ -292,19 +410,25 @@ int run(const Arguments& a) {
     }
     const std::string path = (std::filesystem::path(a.source_root) / c.file).string();
     if (!originals.count(c.file)) originals[c.file] = read_text_file(path);
-    records.push_back({c, run_mutant(config, c, originals[c.file])});
+    MutantOutcome not_covered;
+    not_covered.status = Status::NotCovered;
+    records.push_back({c, !schema.chosen.count(c.index) ? run_mutant(config, c, originals[c.file])
+                          : reached.count(c.index)      ? run_schema_mutant(schema_config, static_cast<long>(c.index))
+                                                        : not_covered});
     const MutantOutcome& o = records.back().outcome;
-    std::cout << "[" << records.size() << "/" << planned.size() << "] " << describe(c) << ": " << status_name(o.status)
-              << " (rebuild " << static_cast<int>(o.build_seconds) << " s, gate " << static_cast<int>(o.gate_seconds)
-              << " s)" << std::endl;
-    summary.wall_seconds = elapsed();
+    journal.append(records.back(), elapsed());
+    std::cout << "[" << records.size() << "/" << whole_plan.size() << "] " << describe(c) << ": " << status_name(o.status)
+              << (o.own_build ? " (own build " + std::to_string(static_cast<int>(o.build_seconds)) + " s" : " (schema")
+              << ", gate " << static_cast<int>(o.gate_seconds) << " s)" << std::endl;
+    summary.wall_seconds = wall();
     write_reports(a, summary, records, triage);
   }
-  summary.wall_seconds = elapsed();
+  summary.wall_seconds = wall();
   write_reports(a, summary, records, triage);
   const Score score = score_of(records, triage);
   std::cout << "mutation score " << score.percent() << " %: " << score.detected << " detected, " << score.survived
-            << " survived (" << score.equivalent << " triaged equivalent), " << score.build_failures
+            << " survived, " << score.not_covered << " not covered (" << score.equivalent << " triaged equivalent), "
+            << score.build_failures
             << " build failures; report in " << a.report_dir << std::endl;
   return exit_status(score);
 }
