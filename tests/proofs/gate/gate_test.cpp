@@ -233,13 +233,18 @@ void expect_every_shape_reached(const GateReport& r) {
 
 // The phase each scope of mutant is built to be caught by (docs/semantics.md §8): a per-file
 // mutant by the per-file properties or the rule theorems, an input-path one by per-file cases
-// that go through the log, a conflict-time or row-level one by the explorer, a liveness one by
-// its false-conflict rate.
+// that go through the log (or, when the path it switches is DV widening, which only a table's
+// history runs, by the explorer), a conflict-time or row-level one by the explorer, a liveness one
+// by its false-conflict rate.
 bool killed_by_its_phase(const MutantResult& m) {
-  switch (mutant_info(m.mutant).scope) {
+  const MutantInfo& info = mutant_info(m.mutant);
+  switch (info.scope) {
     case MutantScope::PerFile:
       return m.killed_by == MutantKill::PerFileProperties || m.killed_by == MutantKill::SymbolicProofs;
-    case MutantScope::InputPath: return m.killed_by == MutantKill::PerFileProperties;
+    case MutantScope::InputPath: {
+      const bool widens_dvs = std::find(info.paths.begin(), info.paths.end(), CodePath::DvWidening) != info.paths.end();
+      return m.killed_by == (widens_dvs ? MutantKill::Explorer : MutantKill::PerFileProperties);
+    }
     case MutantScope::ConflictTime:
     case MutantScope::RowLevel: return m.killed_by == MutantKill::Explorer;
     case MutantScope::Liveness: return m.killed_by == MutantKill::FalseConflictRate;
