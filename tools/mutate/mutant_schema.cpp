@@ -12,35 +12,10 @@ namespace skipsound::mutation {
 
 namespace {
 
-using Tokens = std::vector<Token>;
-constexpr size_t kNone = SIZE_MAX;
-
-bool is(const Token& t, std::string_view text) { return t.text == text; }
-bool spaced(const Token& t) { return t.space_before && t.space_after; }
-bool opens(const Token& t) { return is(t, "(") || is(t, "[") || is(t, "{"); }
-bool closes(const Token& t) { return is(t, ")") || is(t, "]") || is(t, "}"); }
 size_t end_of(const Token& t) { return t.offset + t.text.size(); }
 
-size_t matching_close(const Tokens& ts, size_t open) {
-  size_t depth = 0;
-  for (size_t i = open; i < ts.size(); ++i) {
-    if (opens(ts[i])) ++depth;
-    if (closes(ts[i]) && --depth == 0) return i;
-  }
-  return kNone;
-}
-
-size_t matching_open(const Tokens& ts, size_t close) {
-  size_t depth = 0;
-  for (size_t i = close + 1; i-- > 0;) {
-    if (closes(ts[i])) ++depth;
-    if (opens(ts[i]) && --depth == 0) return i;
-  }
-  return kNone;
-}
-
 // C++ precedence of the binary operators an operand scan must stop at (higher binds tighter);
-// 0 for a token that ends any operand (a clause boundary), kNone for one inside an operand.
+// 0 for a token that ends any operand (a clause boundary), kNoToken for one inside an operand.
 size_t precedence(const Token& t) {
   constexpr std::pair<std::string_view, size_t> kBinary[] = {
       {"<", 9}, {"<=", 9}, {">", 9}, {">=", 9}, {"==", 8}, {"!=", 8}, {"&", 7}, {"^", 6}, {"|", 5}, {"&&", 4}, {"||", 3}};
@@ -48,11 +23,11 @@ size_t precedence(const Token& t) {
                                               "^=", "<<=", ">>=", "return", "co_return", "co_yield", "throw",
                                               "case", "else", "do"};
   if (std::find(std::begin(kBoundaries), std::end(kBoundaries), t.text) != std::end(kBoundaries)) return 0;
-  if (!spaced(t)) return kNone;  // `vector<int>`, `T&&`, `&x`: not a binary operator (mutations.h)
+  if (!spaced(t)) return kNoToken;  // `vector<int>`, `T&&`, `&x`: not a binary operator (mutations.h)
   for (const auto& [text, level] : kBinary) {
     if (t.text == text) return level;
   }
-  return kNone;
+  return kNoToken;
 }
 
 // The tokens [first, last] of the binary operator at `op`'s two operands, or nullopt.
@@ -62,7 +37,7 @@ std::optional<std::pair<size_t, size_t>> operand_extent(const Tokens& ts, size_t
   for (size_t i = op; i-- > 0;) {
     if (closes(ts[i])) {
       i = matching_open(ts, i);
-      if (i == kNone) return std::nullopt;
+      if (i == kNoToken) return std::nullopt;
     } else if (opens(ts[i]) || precedence(ts[i]) < level) {
       break;  // left-associative: an operator of the same level stays in the left operand
     }
@@ -72,7 +47,7 @@ std::optional<std::pair<size_t, size_t>> operand_extent(const Tokens& ts, size_t
   for (size_t i = op + 1; i < ts.size(); ++i) {
     if (opens(ts[i])) {
       i = matching_close(ts, i);
-      if (i == kNone) return std::nullopt;
+      if (i == kNoToken) return std::nullopt;
     } else if (closes(ts[i]) || precedence(ts[i]) <= level) {
       break;
     }
@@ -96,7 +71,7 @@ bool in_constant_context(const Tokens& ts, size_t literal) {
     if (is(ts[i], ";") || is(ts[i], ":") || is(ts[i], "return")) return false;  // `case X: return 0;` is run time
     if (is(ts[i], "}")) {
       i = matching_open(ts, i);
-      if (i == kNone) return false;
+      if (i == kNoToken) return false;
       continue;
     }
     if (is(ts[i], "{") && (i == 0 || std::find(std::begin(kBlockOpeners), std::end(kBlockOpeners), ts[i - 1].text) !=

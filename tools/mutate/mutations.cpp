@@ -11,8 +11,6 @@ namespace skipsound::mutation {
 
 namespace {
 
-using Tokens = std::vector<Token>;
-constexpr size_t kNone = SIZE_MAX;
 
 struct OperatorName {
   Operator op;
@@ -25,10 +23,6 @@ constexpr OperatorName kOperatorNames[] = {
     {Operator::ReturnConstant, "return-constant"},   {Operator::DeleteStatement, "delete-statement"},
 };
 
-bool is(const Token& t, std::string_view text) { return t.text == text; }
-bool spaced(const Token& t) { return t.space_before && t.space_after; }
-bool opens(const Token& t) { return is(t, "(") || is(t, "[") || is(t, "{"); }
-bool closes(const Token& t) { return is(t, ")") || is(t, "]") || is(t, "}"); }
 
 template <size_t N>
 bool one_of(std::string_view text, const std::string_view (&options)[N]) {
@@ -55,37 +49,19 @@ const char* relational_neighbour(std::string_view op) {
   return "==";
 }
 
-// The index of the bracket closing the one at `open`, or kNone.
-size_t matching(const Tokens& ts, size_t open) {
-  size_t depth = 0;
-  for (size_t i = open; i < ts.size(); ++i) {
-    if (opens(ts[i])) ++depth;
-    if (closes(ts[i]) && --depth == 0) return i;
-  }
-  return kNone;
-}
 
-size_t matching_open(const Tokens& ts, size_t close) {
-  size_t depth = 0;
-  for (size_t i = close + 1; i-- > 0;) {
-    if (closes(ts[i])) ++depth;
-    if (opens(ts[i]) && --depth == 0) return i;
-  }
-  return kNone;
-}
-
-// The first token at bracket depth 0 from `from` that is `text`, before `end`; kNone if none.
+// The first token at bracket depth 0 from `from` that is `text`, before `end`; kNoToken if none.
 size_t find_top_level(const Tokens& ts, size_t from, size_t end, std::string_view text) {
   size_t depth = 0;
   for (size_t i = from; i < end && i < ts.size(); ++i) {
     if (depth == 0 && is(ts[i], text)) return i;
     if (opens(ts[i])) ++depth;
     if (closes(ts[i])) {
-      if (depth == 0) return kNone;
+      if (depth == 0) return kNoToken;
       --depth;
     }
   }
-  return kNone;
+  return kNoToken;
 }
 
 // The integer value of a literal and how to spell another one like it; nullopt for floating point.
@@ -203,10 +179,10 @@ class MutationFinder {
   // if (c) and while (c), not if constexpr nor a condition with an init-statement or declaration.
   void condition(size_t i) {
     if (i + 1 >= ts_.size() || !is(ts_[i + 1], "(")) return;
-    const size_t close = matching(ts_, i + 1);
-    if (close == kNone || close <= i + 2) return;
+    const size_t close = matching_close(ts_, i + 1);
+    if (close == kNoToken || close <= i + 2) return;
     const size_t first = i + 2, last = close - 1;
-    if (find_top_level(ts_, first, close, ";") != kNone || find_top_level(ts_, first, close, "=") != kNone) return;
+    if (find_top_level(ts_, first, close, ";") != kNoToken || find_top_level(ts_, first, close, "=") != kNoToken) return;
     add(Operator::NegateCondition, first, last, "!(" + text(first, last) + ")");
     if (is(ts_[i], "if")) add(Operator::ConditionTrue, first, last, "true");
     add(Operator::ConditionFalse, first, last, "false");
@@ -222,7 +198,7 @@ class MutationFinder {
   // A deduced return type is taken as bool only when the expression plainly is one.
   bool looks_boolean(size_t first, size_t end) const {
     if (is(ts_[first], "!") || (end == first + 1 && (is(ts_[first], "true") || is(ts_[first], "false")))) return true;
-    if (find_top_level(ts_, first, end, "?") != kNone) return false;
+    if (find_top_level(ts_, first, end, "?") != kNoToken) return false;
     size_t depth = 0;
     for (size_t k = first; k < end; ++k) {
       if (opens(ts_[k])) ++depth;
@@ -235,7 +211,7 @@ class MutationFinder {
 
   void return_constant(size_t i) {
     const size_t end = find_top_level(ts_, i + 1, ts_.size(), ";");
-    if (end == kNone || end == i + 1 || find_top_level(ts_, i + 1, end, "{") != kNone) return;
+    if (end == kNoToken || end == i + 1 || find_top_level(ts_, i + 1, end, "{") != kNoToken) return;
     ReturnKind kind = enclosing_return_kind();
     if (kind == ReturnKind::Deduced) kind = looks_boolean(i + 1, end) ? ReturnKind::Bool : ReturnKind::Unknown;
     const std::string expression = text(i + 1, end - 1);
@@ -266,7 +242,7 @@ class MutationFinder {
         if (is(ts_[k], ">>")) depth -= 2;
         if (depth <= 0) return k + 1;
       }
-      return kNone;
+      return kNoToken;
     }
     return k;
   }
@@ -278,9 +254,9 @@ class MutationFinder {
     const std::string_view before = ts_[i - 1].text;
     if (before != ";" && before != "{" && before != "}" && before != ":" && before != ")" && before != "else") return;
     const size_t end = find_top_level(ts_, i, ts_.size(), ";");
-    if (end == kNone || ts_[end].line != t.line || !ts_[end].last_on_line) return;
+    if (end == kNoToken || ts_[end].line != t.line || !ts_[end].last_on_line) return;
     const size_t next = skip_name(i);
-    if (next == kNone || next >= end || !one_of(ts_[next].text, kExpressionContinuations)) return;
+    if (next == kNoToken || next >= end || !one_of(ts_[next].text, kExpressionContinuations)) return;
     add(Operator::DeleteStatement, i, end, "{}");
   }
 
@@ -303,10 +279,10 @@ class MutationFinder {
                                              ts_.begin() + static_cast<std::ptrdiff_t>(i), [](const Token& q) {
                                                return q.kind == TokenKind::Identifier && one_of(q.text, kFunctionQualifiers);
                                              });
-    if (find_top_level(ts_, k + 1, i, "->") != kNone) return {ScopeKind::Function, return_kind_of_type(before)};
+    if (find_top_level(ts_, k + 1, i, "->") != kNoToken) return {ScopeKind::Function, return_kind_of_type(before)};
     if (!qualifiers_only) return {};
     const size_t open = matching_open(ts_, k);
-    if (open == kNone || open == 0) return {ScopeKind::Function};
+    if (open == kNoToken || open == 0) return {ScopeKind::Function};
     const Token& callee = ts_[open - 1];
     if (one_of(callee.text, kControlKeywords)) return {ScopeKind::Block};
     if (is(callee, "]")) return {ScopeKind::Function, ReturnKind::Deduced};

@@ -262,4 +262,22 @@ bool is_keyword(std::string_view word) {
   return std::find(std::begin(kKeywords), std::end(kKeywords), word) != std::end(kKeywords);
 }
 
+size_t matching_close(const Tokens& ts, size_t open) {
+  size_t depth = 0;
+  for (size_t i = open; i < ts.size(); ++i) {
+    if (opens(ts[i])) ++depth;
+    if (closes(ts[i]) && --depth == 0) return i;
+  }
+  return kNoToken;
+}
+
+size_t matching_open(const Tokens& ts, size_t close) {
+  size_t depth = 0;
+  for (size_t i = close + 1; i-- > 0;) {
+    if (closes(ts[i])) ++depth;
+    if (opens(ts[i]) && --depth == 0) return i;
+  }
+  return kNoToken;
+}
+
 }  // namespace skipsound::mutation

@@ -4,6 +4,7 @@
 // table), is never mutated.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <set>
 #include <string>
 #include <string_view>
@@ -36,5 +37,16 @@ struct LexedSource {
 LexedSource lex(std::string_view source);
 
 bool is_keyword(std::string_view word);
+
+// Token-level helpers the mutation operators and the schema writer share.
+using Tokens = std::vector<Token>;
+inline constexpr size_t kNoToken = SIZE_MAX;
+inline bool is(const Token& t, std::string_view text) { return t.text == text; }
+inline bool spaced(const Token& t) { return t.space_before && t.space_after; }
+inline bool opens(const Token& t) { return is(t, "(") || is(t, "[") || is(t, "{"); }
+inline bool closes(const Token& t) { return is(t, ")") || is(t, "]") || is(t, "}"); }
+// The index of the bracket closing the one at `open` (opening the one at `close`), or kNoToken.
+size_t matching_close(const Tokens& ts, size_t open);
+size_t matching_open(const Tokens& ts, size_t close);
 
 }  // namespace skipsound::mutation
