@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <set>
 
-#include "checker/dv_union.h"
 #include "checker/removed_rows.h"
 #include "checker/scan_planner.h"
 #include "checker/stats_eligibility.h"
@@ -347,6 +346,7 @@ FileCheckInputs reconcile(const Transaction& loser, const Table& snapshot, const
   if (!options.row_level_concurrency || !snapshot.properties().deletion_vectors) return {loser, winner};
   DvReconciliation r = reconcile_deletion_vectors(loser, winner);
   if (!r.note.empty()) check.tier_notes.push_back(r.note);
+  check.case2_refusal = std::move(r.refusal);
   if (r.reconciled_paths.empty()) return {loser, winner};
   Transaction rebased = loser;
   rebased.commit = r.loser_commit;

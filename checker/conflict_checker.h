@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "checker/conflict_filter.h"
+#include "checker/dv_union.h"
 #include "model/table/commit.h"
 #include "model/table/table.h"
 #include "model/table/transaction.h"
@@ -65,6 +66,7 @@ struct ConflictCheck {
   std::vector<std::string> reconciled_paths = {};
   std::optional<Commit> rebased_commit = {};
   std::optional<ReadSet> rebased_reads = {};
+  std::optional<Case2Refusal> case2_refusal = {};  // a path was shared and Case 2 rewrote nothing
   std::vector<std::string> tier_notes = {};  // one line per §10.1–§10.4 tier that decided something
 };
 

@@ -52,7 +52,7 @@ bool references_metadata_column(const Expr& e) {
 ClassifiedFilters classify_filters(const ExprPtr& predicate, const StatsEligibility& eligibility) {
   ClassifiedFilters result;
   for (const ExprPtr& filter : split_conjuncts(predicate)) {
-    if (!is_deterministic(*filter) || references_metadata_column(*filter)) {
+    if (!is_deterministic(*filter) || references_metadata_column(*filter) || contains_subquery(*filter)) {
       coverage::hit(coverage::Probe::FilterIneligibleDropped);
       result.dropped.push_back(filter);
     } else if (only_partition_columns(*filter, eligibility)) {

@@ -1,5 +1,5 @@
 // Which filters of a read the skipping logic may use (docs/semantics.md §5.5):
-// non-deterministic filters and filters on metadata columns (`_metadata.*`) are dropped;
+// non-deterministic filters, subqueries and filters on metadata columns (`_metadata.*`) are dropped;
 // filters referencing only partition columns are partition filters; the rest are data filters.
 #pragma once
 #include <vector>
@@ -17,7 +17,7 @@ struct ReadPredicate {
 
 struct ClassifiedFilters {
   ReadPredicate read;
-  std::vector<ExprPtr> dropped;  // non-deterministic or metadata-column filters
+  std::vector<ExprPtr> dropped;  // non-deterministic, subquery or metadata-column filters
 };
 
 // Top-level AND split into conjuncts: "a AND (b AND c)" -> [a, b, c].

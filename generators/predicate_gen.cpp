@@ -404,6 +404,7 @@ std::string predicate_form(const Expr& e) {
     case ExprKind::LikeAny: return "like-any";
     case ExprKind::LikeAll: return "like-all";
     case ExprKind::Case: return "case";
+    case ExprKind::InSubquery: return "in-subquery";
   }
   return "?";
 }

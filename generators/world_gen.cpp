@@ -367,15 +367,70 @@ WorldTransaction non_local_merge(const Context& c, std::vector<WorldRow> source,
   return t;
 }
 
+// A MERGE of WHEN MATCHED clauses only over `source`'s ids, row-local (docs/semantics.md
+// §10.2 (c)): a DELETE, an UPDATE to a new x, or both, with or without conditions on t.x (of two
+// MATCHED clauses only the last may go without one, as in Spark).
+WorldTransaction matched_only_merge(const Context& c, std::vector<WorldRow> source) {
+  const auto condition = [&] { return one_in(2) ? std::string() : " AND " + x_atom(c, "t.x"); };
+  for (WorldRow& r : source) r.x = std::clamp(boundary_x(c), 0, kMaxX);
+  std::string clauses;
+  switch (*uniform_in(0, 3)) {
+    case 0: clauses = " WHEN MATCHED" + condition() + " THEN DELETE"; break;
+    case 1: clauses = " WHEN MATCHED" + condition() + " THEN UPDATE SET x = s.x"; break;
+    default:
+      clauses = " WHEN MATCHED AND " + x_atom(c, "t.x") + " THEN DELETE WHEN MATCHED" + condition() + " THEN UPDATE SET x = s.x";
+      break;
+  }
+  WorldTransaction t;
+  t.operations.push_back("MERGE USING " + rows_json(c, source) + " ON t.id = s.id" + clauses);
+  return t;
+}
+
+// Losers that are not row-local (docs/semantics.md §10.2 (c)) although they write only rows of
+// their own: a DELETE or UPDATE whose condition reads other rows through a subquery over the
+// table (x equal to the x of some row by id), or draws rand() (its values shift when an earlier
+// row of the file is deleted).
+WorldTransaction self_reading_dml(const Context& c, const std::vector<int64_t>& ids) {
+  const std::string where = " WHERE x IN (SELECT x FROM t WHERE id IN (" + id_list(ids) + "))";
+  WorldTransaction t;
+  t.operations.push_back(one_in(2) ? "DELETE" + where : "UPDATE SET x = " + lit(c, boundary_x(c)) + where);
+  return t;
+}
+
+WorldTransaction random_dml(const std::vector<int64_t>& ids) {
+  WorldTransaction t;
+  t.operations.push_back("DELETE WHERE id IN (" + id_list(ids) + ") AND rand(" + std::to_string(*uniform_in(0, 1000)) +
+                         ") < 0." + std::to_string(*uniform_in(1, 10)));
+  return t;
+}
+
+// Who writes rows of the shared file beside a DML by ids: row-local writers (DML by ids, a
+// MATCHED-only MERGE) and losers that are not (docs/semantics.md §10.2 (c)).
+enum class SameFileWriter { ByIds, MatchedOnlyMerge, NonLocalMerge, SelfReadingDml, RandomDml };
+
 // Two writers of the first file's live rows: T1 takes rows[0, a), T2 rows[b, e) of a shuffle,
-// with b >= a (disjoint) or b < a (at least rows[b] shared). T2 is sometimes a non-local MERGE
-// whose source also holds rows[0], a row T1 changes.
+// with b >= a (disjoint) or b < a (at least rows[b] shared). T2 works by ids, is a MATCHED-only
+// MERGE, or is a non-local loser: a MERGE whose source also holds rows[0], a row T1 changes, or a
+// subquery or rand() DML over rows[0, e), which T1's rows are among.
 std::vector<WorldTransaction> same_file_pair(const Context& c, bool overlap) {
   const std::vector<WorldRow> rows = shuffled_live_rows(c.world->files.front());
   const size_t a = *uniform_in<size_t>(1, rows.size());  // at least 2 live rows: a < size
   const size_t b = overlap ? *uniform_in<size_t>(0, a) : *uniform_in<size_t>(a, rows.size());
   const size_t e = *uniform_in<size_t>(b + 1, rows.size() + 1);
-  WorldTransaction second = one_in(3) ? non_local_merge(c, slice(rows, b, e), rows.front()) : by_ids(c, ids_of(rows, b, e));
+  const SameFileWriter writer = *rc::gen::weightedElement<SameFileWriter>(
+      {{3, SameFileWriter::ByIds},
+       {2, SameFileWriter::MatchedOnlyMerge},
+       {2, SameFileWriter::NonLocalMerge},
+       {1, SameFileWriter::SelfReadingDml},
+       {1, SameFileWriter::RandomDml}});
+  WorldTransaction second;
+  switch (writer) {
+    case SameFileWriter::ByIds: second = by_ids(c, ids_of(rows, b, e)); break;
+    case SameFileWriter::MatchedOnlyMerge: second = matched_only_merge(c, slice(rows, b, e)); break;
+    case SameFileWriter::NonLocalMerge: second = non_local_merge(c, slice(rows, b, e), rows.front()); break;
+    case SameFileWriter::SelfReadingDml: second = self_reading_dml(c, ids_of(rows, 0, e)); break;
+    case SameFileWriter::RandomDml: second = random_dml(ids_of(rows, 0, e)); break;
+  }
   return {by_ids(c, ids_of(rows, 0, a)), std::move(second)};
 }
 

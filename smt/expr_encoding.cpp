@@ -141,6 +141,7 @@ SymValue ExprEncoder::encode(const Expr& e) {
     case ExprKind::LikeAny: return like_quantified(e, true);
     case ExprKind::LikeAll: return like_quantified(e, false);
     case ExprKind::Case: return case_value(e);
+    case ExprKind::InSubquery: return fresh(e.type, "a subquery (its rows are another scan's)");
   }
   return fresh(e.type, "unknown expression");
 }

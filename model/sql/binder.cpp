@@ -224,6 +224,7 @@ class Binder {
       case ExprKind::Arith: bind_arith(out); break;
       case ExprKind::Cast: bind_cast(out); break;
       case ExprKind::Call: bind_call(out); break;
+      case ExprKind::InSubquery: bind_in_subquery(out); break;
     }
     return bound;
   }
@@ -287,6 +288,18 @@ class Binder {
     for (size_t i = 1; i < e.children.size(); ++i) {
       coerce_against(e.children[i], value);
       require_comparable(value, *e.children[i], *e.children[i]);
+    }
+    e.type = DataType::of(TypeKind::Boolean);
+  }
+
+  // The selected column is compared with the value as an IN item is; the WHERE is a predicate.
+  void bind_in_subquery(Expr& e) const {
+    const Expr& selected = *e.children[1];
+    if (selected.kind != ExprKind::Column) fail("a subquery selects one column", selected);
+    require_comparable(*e.children[0], selected, selected);
+    if (e.children.size() > 2) {
+      require_kind(*e.children[2], [](TypeKind k) { return k == TypeKind::Boolean; },
+                   [] { return std::string("a subquery's WHERE needs a boolean condition"); });
     }
     e.type = DataType::of(TypeKind::Boolean);
   }

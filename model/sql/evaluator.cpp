@@ -40,7 +40,8 @@ bool is_predicate_kind(ExprKind k) {
     case ExprKind::Between:
     case ExprKind::RLike:
     case ExprKind::LikeAny:
-    case ExprKind::LikeAll: return true;
+    case ExprKind::LikeAll:
+    case ExprKind::InSubquery: return true;
     default: return false;
   }
 }
@@ -116,6 +117,7 @@ class Evaluator {
       case ExprKind::RLike: return rlike(e);
       case ExprKind::LikeAny: return like_quantified(e, Truth::True);
       case ExprKind::LikeAll: return like_quantified(e, Truth::False);
+      case ExprKind::InSubquery: throw NotEvaluable("a subquery reads the table, not one row");
       case ExprKind::Between: {
         const Value v = value(*e.children[0]);
         return truth_and(compare_truth(CompareOp::Ge, v, value(*e.children[1])),

@@ -231,6 +231,17 @@ ExprPtr make_call(std::string function, std::vector<ExprPtr> args) {
   return e;
 }
 
+ExprPtr make_in_subquery(ExprPtr value, ExprPtr selected, ExprPtr condition) {
+  std::vector<ExprPtr> children{std::move(value), std::move(selected)};
+  if (condition) children.push_back(std::move(condition));
+  return make_node(ExprKind::InSubquery, std::move(children));
+}
+
+bool contains_subquery(const Expr& e) {
+  return e.kind == ExprKind::InSubquery ||
+         std::any_of(e.children.begin(), e.children.end(), [](const ExprPtr& c) { return contains_subquery(*c); });
+}
+
 namespace {
 
 using R = FunctionResult;

@@ -30,6 +30,10 @@ enum class ExprKind {
   LikeAny,    // children: value, pattern1..N    (Spark's LikeAny: some pattern matches)
   LikeAll,    // children: value, pattern1..N    (Spark's LikeAll: every pattern matches)
   Case,       // children: when1, then1, ..., whenN, thenN[, else]  (an odd count has an ELSE)
+  InSubquery, // children: value, selected column[, condition]: `value IN (SELECT column FROM t
+              // [WHERE condition])` over the table itself (NOT IN parses as Not(InSubquery)). No
+              // row decides it alone: the operation that reads it resolves it against its snapshot
+              // (docs/semantics.md §3.1, §10.2 (c)).
 };
 
 enum class CompareOp { Eq, NullSafeEq, Ne, Lt, Le, Gt, Ge };
@@ -88,6 +92,9 @@ ExprPtr make_between(ExprPtr value, ExprPtr low, ExprPtr high);
 ExprPtr make_arith(ArithOp op, std::vector<ExprPtr> operands);
 ExprPtr make_cast(ExprPtr e, DataType to);
 ExprPtr make_call(std::string function, std::vector<ExprPtr> args);
+// condition: nullptr for a subquery without WHERE.
+ExprPtr make_in_subquery(ExprPtr value, ExprPtr selected, ExprPtr condition);
+bool contains_subquery(const Expr& e);
 
 // The escape character of a Like node: its ESCAPE literal's, or Spark's default backslash.
 char32_t like_escape(const Expr& like);

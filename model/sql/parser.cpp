@@ -275,8 +275,8 @@ prefix_operator_parser const negation{{}, '-', number_starts_at};
 // '!' as NOT (Spark's BANG), never the start of '!='.
 prefix_operator_parser const bang{{}, '!', [](Iterator after, Iterator last) { return after != last && *after == '='; }};
 
-// Refuses a subquery where one could start: `(SELECT …` and `EXISTS (…`. The IR has no
-// subqueries (docs/semantics.md §3.1); consumes nothing otherwise.
+// Refuses a subquery where one could start: `(SELECT …` and `EXISTS (…`. The IR's one subquery
+// is `IN (SELECT …)` (in_subquery_tail, tried first); consumes nothing otherwise.
 struct subquery_guard_parser : x3::parser<subquery_guard_parser> {
   using attribute_type = x3::unused_type;
   bool after_parenthesis;  // true: `SELECT` right here is a subquery; false: `EXISTS (` is
@@ -293,13 +293,13 @@ struct subquery_guard_parser : x3::parser<subquery_guard_parser> {
       return at == last || !is_ident_char(*at);
     };
     if (after_parenthesis && word_at(it, "select")) {
-      fail_at(ctx, "subqueries are not supported: a read predicate is checked against one table's rows", it);
+      fail_at(ctx, "subqueries are not supported here: the one subquery is IN (SELECT <column> FROM t [WHERE ...])", it);
     }
     if (!after_parenthesis && word_at(it, "exists")) {
       Iterator next = it + 6;
       while (next != last && is_space(*next)) ++next;
       if (next != last && *next == '(') {
-        fail_at(ctx, "EXISTS subqueries are not supported: a read predicate is checked against one table's rows", it);
+        fail_at(ctx, "EXISTS subqueries are not supported: the one subquery is IN (SELECT <column> FROM t [WHERE ...])", it);
       }
     }
     return true;
@@ -816,6 +816,20 @@ auto const in_action = [](auto& ctx) {
   x3::_val(ctx) = negated_if(not_column, std::move(in), ctx);
 };
 
+// `value [NOT] IN (SELECT column FROM t [WHERE condition])`: a subquery over the table itself,
+// the one table the model has (docs/semantics.md §3.1).
+auto const in_subquery_action = [](auto& ctx) {
+  auto& attr = x3::_attr(ctx);
+  const IdentToken& table = at_c<3>(attr);
+  if (lowered(table.name) != "t") {
+    fail_at_column(ctx, "a subquery reads the table itself (FROM t), not '" + table.name + "'", table.column);
+  }
+  std::vector<Node> children{std::move(x3::_val(ctx)), std::move(at_c<2>(attr))};
+  if (at_c<4>(attr)) children.push_back(std::move(*at_c<4>(attr)));
+  Node in = build(of_kind(ExprKind::InSubquery), at_c<1>(attr), std::move(children), ctx);
+  x3::_val(ctx) = negated_if(at_c<0>(attr), std::move(in), ctx);
+};
+
 // LIKE or ILIKE, with the keyword's column.
 struct LikeWord {
   int column = 0;
@@ -998,6 +1012,8 @@ auto const quantifier_def = (kw("any") >> x3::attr(Quantifier::Any)) | (kw("some
                             (kw("all") >> x3::attr(Quantifier::All));
 
 auto const between_tail = ((-kw_at("not") >> kw_at("between")) > additive > kw("and") > additive);
+auto const in_subquery_tail = ((-kw_at("not") >> kw_at("in") >> x3::lit('(') >> kw("select")) > additive > kw("from") >
+                              identifier > -(kw("where") > or_expr) > x3::lit(')'));
 auto const in_tail = ((-kw_at("not") >> kw_at("in") >> x3::lit('(')) > no_select > items > x3::lit(')'));
 auto const like_quantified_tail =
     ((-kw_at("not") >> like_word >> quantifier >> x3::lit('(')) > items > x3::lit(')'));
@@ -1006,7 +1022,7 @@ auto const rlike_tail = ((-kw_at("not") >> rlike_word) > additive);
 auto const is_distinct_tail = ((kw_at("is") >> -kw_at("not") >> kw("distinct")) > kw("from") > additive);
 auto const is_tail = (kw_at("is") > -kw_at("not") > is_word);
 auto const predicate_def = comparison[assign] >>
-                           -(between_tail[between_action] | in_tail[in_action] |
+                           -(between_tail[between_action] | in_subquery_tail[in_subquery_action] | in_tail[in_action] |
                              like_quantified_tail[like_quantified_action] | like_tail[like_action] |
                              rlike_tail[rlike_action] | is_distinct_tail[is_distinct_action] |
                              is_tail[is_action]);

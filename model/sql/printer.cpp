@@ -34,6 +34,7 @@ Precedence precedence_of(const Expr& e) {
     case ExprKind::IsNull:
     case ExprKind::IsNotNull:
     case ExprKind::In:
+    case ExprKind::InSubquery:
     case ExprKind::Like:
     case ExprKind::Between:
     case ExprKind::RLike:
@@ -183,6 +184,14 @@ std::string like_sql(const Expr& e, SqlDialect d) {
   return text;
 }
 
+// The table itself is `t`, as the parser reads it.
+std::string subquery_sql(const Expr& e, SqlDialect d) {
+  if (d == SqlDialect::DataFusion) throw UnsupportedInDialect("subquery");
+  std::string text = "SELECT " + sql(*e.children[1], d) + " FROM t";
+  if (e.children.size() > 2) text += " WHERE " + sql(*e.children[2], d);
+  return text;
+}
+
 // NOT IN / NOT LIKE / NOT RLIKE / NOT BETWEEN read back as Not(In) etc.; print them in the usual
 // order. (NOT of LIKE ANY / ALL prints as a prefix NOT: `x NOT LIKE ANY` means NOT (x LIKE ALL).)
 std::string predicate_sql(const Expr& e, bool negated, SqlDialect d) {
@@ -190,6 +199,7 @@ std::string predicate_sql(const Expr& e, bool negated, SqlDialect d) {
   const std::string n = negated ? " NOT" : "";
   switch (e.kind) {
     case ExprKind::In: return value + n + " IN (" + list(e.children, 1, d) + ")";
+    case ExprKind::InSubquery: return value + n + " IN (" + subquery_sql(e, d) + ")";
     case ExprKind::Like: return value + n + like_sql(e, d);
     case ExprKind::RLike:
       if (d == SqlDialect::DataFusion) return value + (negated ? " !~ " : " ~ ") + operand(e.children[1], kAdditive, d);
@@ -205,8 +215,8 @@ std::string predicate_sql(const Expr& e, bool negated, SqlDialect d) {
 }
 
 bool is_suffix_predicate(const Expr& e) {
-  return e.kind == ExprKind::In || e.kind == ExprKind::Like || e.kind == ExprKind::Between ||
-         e.kind == ExprKind::RLike;
+  return e.kind == ExprKind::In || e.kind == ExprKind::InSubquery || e.kind == ExprKind::Like ||
+         e.kind == ExprKind::Between || e.kind == ExprKind::RLike;
 }
 
 std::string null_test_sql(const Expr& e, SqlDialect d) {
@@ -244,6 +254,7 @@ std::string sql(const Expr& e, SqlDialect d) {
     case ExprKind::IsNull:
     case ExprKind::IsNotNull: return null_test_sql(e, d);
     case ExprKind::In:
+    case ExprKind::InSubquery:
     case ExprKind::Like:
     case ExprKind::Between:
     case ExprKind::RLike:
@@ -279,6 +290,7 @@ const char* kind_name(const Expr& e) {
     case ExprKind::LikeAll: return "like all";
     case ExprKind::Case: return "case";
     case ExprKind::In: return "in";
+    case ExprKind::InSubquery: return "in subquery";
     case ExprKind::Like: return "like";
     case ExprKind::Between: return "between";
     case ExprKind::Compare: return compare_op_sql(e.cmp_op);

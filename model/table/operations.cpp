@@ -14,6 +14,7 @@
 #include "model/values/input_error.h"
 #include "model/sql/printer.h"
 #include "model/stats/stats_widening.h"
+#include "model/table/random_draws.h"
 
 namespace skipsound {
 
@@ -89,10 +90,10 @@ int version_value(const std::string& key, const std::string& value) {
   throw InputError(key + " must be a positive integer, got '" + value + "'");
 }
 
-bool matches(const ExprPtr& condition, const Row& row, const Operation& op) {
+bool matches(const ExprPtr& condition, const Row& row, const Operation& op, const CallValues& draws = {}) {
   if (!condition) return true;
   try {
-    return evaluate(*condition, row) == Truth::True;
+    return evaluate(*condition, row, draws) == Truth::True;
   } catch (const NotEvaluable& e) {
     throw InputError("cannot evaluate the condition of '" + op.text + "' on a row: " + e.what());
   }
@@ -175,7 +176,10 @@ class OperationRun {
     switch (op.kind) {
       case OperationKind::Insert: insert(op); break;
       case OperationKind::InsertSelect: insert_select(op); break;
-      case OperationKind::Select: scan(op.condition); break;
+      case OperationKind::Select:
+        resolve_subqueries(op, op.condition);  // their scans are reads of the SELECT's own
+        scan(op.condition);
+        break;
       case OperationKind::Delete: rewrite(scan_matching(op, op.condition), {}); break;
       case OperationKind::Update: update(op); break;
       case OperationKind::Merge: merge(op); break;
@@ -203,13 +207,43 @@ class OperationRun {
     return read;
   }
 
+  // docs/semantics.md §10.2 (c): each subquery of `condition` over the table is a scan of its
+  // own, recorded as a read before the condition's, and its result takes its place:
+  // `v IN (the selected values of the rows its WHERE holds for)`.
+  ExprPtr resolve_subqueries(const Operation& op, const ExprPtr& condition) {
+    if (!condition || !contains_subquery(*condition)) return condition;
+    auto resolved = std::make_shared<Expr>(*condition);
+    if (condition->kind != ExprKind::InSubquery) {
+      for (ExprPtr& child : resolved->children) child = resolve_subqueries(op, child);
+      return resolved;
+    }
+    const Expr& selected = *condition->children[1];
+    const ExprPtr where = condition->children.size() > 2 ? condition->children[2] : nullptr;
+    resolved->kind = ExprKind::In;
+    resolved->children = {resolve_subqueries(op, condition->children[0])};
+    for (const TouchedFile& t : scan_matching(op, where)) {
+      for (uint32_t r : t.matched) {
+        const Row& row = (*snapshot_.files()[t.file_index].rows)[r];
+        resolved->children.push_back(make_literal(value_of(selected, row, op)));
+      }
+    }
+    return resolved;
+  }
+
+  // The live rows of the scanned files the condition holds for, its subqueries resolved; rand()
+  // draws per file and live row (model/table/random_draws.h).
   std::vector<TouchedFile> scan_matching(const Operation& op, const ExprPtr& condition) {
+    const ExprPtr resolved = resolve_subqueries(op, condition);
     std::vector<TouchedFile> touched;
+    const bool random = draws_random(resolved);
     for (size_t i : scan(condition)) {
       const TableFile& file = snapshot_.files()[i];
       TouchedFile t{i, {}};
+      uint32_t live = 0;
       for (uint32_t r = 0; r < file.physical_count(); ++r) {
-        if (!file.is_deleted(r) && matches(condition, (*file.rows)[r], op)) t.matched.push_back(r);
+        if (file.is_deleted(r)) continue;
+        const CallValues draws = random ? random_draws(resolved, settings_.random_seed, file.path, live++) : CallValues{};
+        if (matches(resolved, (*file.rows)[r], op, draws)) t.matched.push_back(r);
       }
       if (!t.matched.empty()) touched.push_back(std::move(t));
     }
@@ -315,6 +349,14 @@ class OperationRun {
       return evaluate_value(*a.value, row);
     } catch (const NotEvaluable& e) {
       throw InputError("cannot evaluate an assignment of '" + op.text + "': " + e.what());
+    }
+  }
+
+  static Value value_of(const Expr& selected, const Row& row, const Operation& op) {
+    try {
+      return evaluate_value(selected, row);
+    } catch (const NotEvaluable& e) {
+      throw InputError("cannot evaluate the subquery of '" + op.text + "' on a row: " + e.what());
     }
   }
 
@@ -665,6 +707,17 @@ std::vector<size_t> EveryFilePlanner::files_to_read(const Table& snapshot, const
   return every;
 }
 
+namespace {
+
+// docs/semantics.md §10.4: a writer that commits its file actions with dataChange=false whatever
+// they do to the rows (Delta's dataChange=false write option, PR 223).
+void declare_no_data_change(Commit& commit) {
+  for (TableFile& add : commit.adds) add.data_change = false;
+  for (FileRemoval& remove : commit.removes) remove.data_change = false;
+}
+
+}  // namespace
+
 OperationResult execute(const Table& snapshot, const std::vector<Operation>& operations,
                         const ScanPlanner& planner, const WriterSettings& settings) {
   OperationResult result;
@@ -686,6 +739,7 @@ OperationResult execute(const Table& snapshot, const std::vector<Operation>& ope
   info.is_blind_append = !settings.force_not_blind && blind_append(result);
   if (settings.blind_flag_unknown) info.is_blind_append.reset();
   info.read_version = snapshot.version();
+  if (settings.declares_no_data_change) declare_no_data_change(result.commit);
   return result;
 }
 

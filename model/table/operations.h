@@ -130,6 +130,10 @@ struct WriterSettings {
   bool force_not_blind = false;       // commit info says isBlindAppend=false whatever happened
   MergeRead merge_read = MergeRead::TargetConjuncts;
   bool blind_flag_unknown = false;    // commit info carries no isBlindAppend (engines that omit it)
+  // Every file action says dataChange=false, whatever it does to the rows: a writer breaking the
+  // precondition of docs/semantics.md §10.4 (Case 3).
+  bool declares_no_data_change = false;
+  uint64_t random_seed = 0;           // rand() without a seed of its own (model/table/random_draws.h)
 };
 
 struct OperationResult {

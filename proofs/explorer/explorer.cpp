@@ -10,6 +10,7 @@
 #include "model/values/input_error.h"
 #include "model/sql/printer.h"
 #include "model/table/deletion_vector.h"
+#include "model/table/random_draws.h"
 #include "proofs/common/oracle_config.h"
 #include "proofs/scenario/interleaving_report.h"
 #include "proofs/common/parallel_trials.h"
@@ -135,7 +136,14 @@ void prove_skips(const ScenarioRun& run, smt::Oracle& oracle, CrossChecker* cros
 
 // ---- the shapes a trial really contained (asserted by the tests per category) ----
 
-bool is_true(const ExprPtr& p, const Row& row) { return evaluate(*p, row) == Truth::True; }
+// A predicate one row cannot decide (rand(), a subquery) counts as holding.
+bool is_true(const ExprPtr& p, const Row& row) {
+  try {
+    return evaluate(*p, row) == Truth::True;
+  } catch (const NotEvaluable&) {
+    return true;
+  }
+}
 
 // An UPDATE or MERGE whose new image of a row flips another transaction's predicate.
 bool moves_value_across(const ScenarioRun& run, const Table& snapshot) {
@@ -208,9 +216,11 @@ bool has_operation(const Transaction& t, OperationKind kind) {
 
 // docs/semantics.md §10.2-§10.4's shapes: a DV rewrite that also wrote new image files; a
 // dataChange=false file; a re-added DV that lost positions (a shrinking RESTORE); a Case 2
-// candidate that is not row-local (a MERGE with a NOT MATCHED clause rewriting a DV).
+// candidate that is not row-local (a MERGE with a NOT MATCHED clause, a condition with a subquery
+// or rand(), rewriting a DV) and one that is although it is a MERGE (WHEN MATCHED clauses only).
 void row_level_shapes(const ScenarioRun& run, std::vector<std::string>& shapes) {
-  bool image = false, no_data_change = false, shrinks = false, non_local = false;
+  bool image = false, no_data_change = false, shrinks = false, non_local = false, matched_only_merge = false;
+  bool subquery = false, random = false;
   for (const Transaction& t : run.transactions) {
     bool rewrote_dv = false, new_file = false;
     for (const TableFile& added : t.commit.adds) {
@@ -225,14 +235,27 @@ void row_level_shapes(const ScenarioRun& run, std::vector<std::string>& shapes) 
       shrinks = shrinks || !dv_minus(removed->deleted, added.deleted).empty();
     }
     image = image || (rewrote_dv && new_file && (has_operation(t, OperationKind::Update) || has_operation(t, OperationKind::Merge)));
-    non_local = non_local || (rewrote_dv && std::any_of(t.operations.begin(), t.operations.end(), [](const Operation& op) {
-                  return op.kind == OperationKind::Merge && !op.merge.not_matched.empty();
-                }));
+    const auto merges = [&](bool matched_only) {
+      return std::any_of(t.operations.begin(), t.operations.end(), [&](const Operation& op) {
+        return op.kind == OperationKind::Merge && op.merge.matched_only() == matched_only;
+      });
+    };
+    const auto conditions = [&](auto holds) {
+      return std::any_of(t.operations.begin(), t.operations.end(),
+                         [&](const Operation& op) { return op.condition && holds(op.condition); });
+    };
+    non_local = non_local || (rewrote_dv && merges(false));
+    matched_only_merge = matched_only_merge || (rewrote_dv && merges(true));
+    subquery = subquery || (rewrote_dv && conditions([](const ExprPtr& c) { return contains_subquery(*c); }));
+    random = random || (rewrote_dv && conditions([](const ExprPtr& c) { return draws_random(c); }));
   }
   if (image) shapes.push_back("image-file");
   if (no_data_change) shapes.push_back("no-data-change");
   if (shrinks) shapes.push_back("dv-shrinks");
   if (non_local) shapes.push_back("non-local-loser");
+  if (matched_only_merge) shapes.push_back("matched-only-merge");
+  if (subquery) shapes.push_back("subquery-loser");
+  if (random) shapes.push_back("random-loser");
 }
 
 std::vector<std::string> shapes_of(const ScenarioRun& run, const Scenario& scenario, const World& world) {

@@ -49,13 +49,14 @@ const CommitAttempt& CommitDriver::commit(size_t index, const std::vector<Transa
     if (auto* conflict = std::get_if<Conflict>(&check.outcome)) {
       abort = Aborted{*conflict, winner};
       attempt.checks.push_back({std::string(exception_name(conflict->kind)) + ": " + conflict->reason,
-                                std::move(check.append), std::move(check.reconciled_paths)});
+                                std::move(check.append), std::move(check.reconciled_paths),
+                                std::move(check.case2_refusal)});
       break;
     }
     if (check.rebased_commit) loser.commit = std::move(*check.rebased_commit);
     if (check.rebased_reads) loser.reads = std::move(*check.rebased_reads);
     attempt.checks.push_back({std::get<NoConflict>(check.outcome).note, std::move(check.append),
-                              std::move(check.reconciled_paths)});
+                              std::move(check.reconciled_paths), std::move(check.case2_refusal)});
   }
   if (abort) {
     attempt.result = *abort;

@@ -32,6 +32,7 @@ struct WinnerCheck {
   std::string line;                   // one line: the exception and its reason, or how it passed
   std::optional<AppendCheck> append;  // the conflict filter's verdicts, when it ran
   std::vector<std::string> reconciled_paths = {};  // Case 2 (docs/semantics.md §10.2) against this winner
+  std::optional<Case2Refusal> case2_refusal = {};  // why Case 2 rewrote none of the paths both changed
 };
 
 // One commit attempt, in commit order.

@@ -210,6 +210,7 @@ std::string render_report(const Scenario& scenario, const ScenarioRun& run) {
       const WinnerCheck& check = attempt.checks[i];
       out << "      vs " << run.transactions[attempt.winners[i]].name << ": " << check.line << "\n";
       if (!check.reconciled_paths.empty()) out << "        reconciled by Case 2: " << list(check.reconciled_paths) << "\n";
+      if (check.case2_refusal) out << "        Case 2 refused: " << case2_refusal_text(*check.case2_refusal) << "\n";
       if (!check.append) continue;
       print_exclusions(out, *check.append);
       print_survivors(out, *check.append, txn, snapshot_of(run, txn));
@@ -259,6 +260,13 @@ nlohmann::json reads_json(const ReadSet& reads) {
 
 nlohmann::json check_json(const WinnerCheck& check, const Transaction& winner) {
   nlohmann::json j{{"winner", winner.name}, {"line", check.line}};
+  if (!check.reconciled_paths.empty()) j["case2_reconciled"] = check.reconciled_paths;
+  if (const auto& refusal = check.case2_refusal) {
+    j["case2_refusal"] = {{"condition", case2_condition_name(refusal->condition)},
+                          {"letter", case2_condition_letter(refusal->condition)},
+                          {"path", refusal->path},
+                          {"held_back", refusal->held_back}};
+  }
   if (!check.append) return j;
   nlohmann::json files = nlohmann::json::array();
   for (const CandidateOutcome& file : check.append->filtered.files) {

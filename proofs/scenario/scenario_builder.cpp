@@ -286,6 +286,12 @@ void ScenarioBuilder::apply_option(ScenarioTransaction& txn, const std::string& 
     txn.settings.merge_read = MergeRead::SourceKeys;
   } else if (option == "blind-unknown") {
     txn.settings.blind_flag_unknown = true;
+  } else if (option == "no-data-change") {
+    txn.settings.declares_no_data_change = true;
+  } else if (option.rfind("seed=", 0) == 0) {
+    const long long seed = parse_long(option.substr(5));
+    if (seed < 0) throw InputError("transaction option '" + option + "': the seed must not be negative");
+    txn.settings.random_seed = static_cast<uint64_t>(seed);
   } else {
     throw InputError("unknown transaction option '" + option + "'");
   }

@@ -57,7 +57,12 @@ are case-insensitive; the file is a timeline, read top to bottom):
                                           isBlindAppend=false), no-stats (writes without
                                           stats), source-key-read (a MERGE also records
                                           t.k IN (source keys): tighter than Delta's read),
-                                          blind-unknown (commit info without isBlindAppend)
+                                          blind-unknown (commit info without isBlindAppend),
+                                          no-data-change (every file action says
+                                          dataChange=false, whatever it does: breaks the
+                                          precondition of Case 3, docs/semantics.md §10.4),
+                                          seed=<n> (rand() without a seed of its own draws
+                                          from n, per file and live row; default 0)
   Operations (predicates in the SQL syntax of model/sql/parser.h):
     INSERT <rows> [ROWS PER FILE <n>]     rows as in `file`: a JSON array or `range ...`;
                                           one file per n rows (and per partition)

@@ -266,7 +266,12 @@ TEST(Case2, OneFailingPathReconcilesNothing) {
   const DvReconciliation r = reconcile_deletion_vectors(txn("L", t, del("id = 20 OR id = 60")), winner.commit);
   EXPECT_TRUE(r.reconciled_paths.empty());
   EXPECT_EQ(r.winner_view.removes.size(), 2u);
-  EXPECT_NE(r.note.find("f1-0"), std::string::npos);
+  ASSERT_TRUE(r.refusal);  // f1-0 fails (b), f0-0 would reconcile alone and falls under (e)
+  EXPECT_EQ(r.refusal->condition, Case2Condition::Disjoint);
+  EXPECT_EQ(r.refusal->path, "f1-0");
+  EXPECT_EQ(r.refusal->held_back, std::vector<std::string>{"f0-0"});
+  EXPECT_EQ(r.note, "Case 2: f1-0 fails (b) disjoint: both deleted the same new position; held back by (e) "
+                    "all-or-nothing: f0-0, nothing reconciled");
 }
 
 // §10.2 (a): the winner's remove must name the loser's base DV. Here the loser started after a
@@ -282,6 +287,9 @@ TEST(Case2, AWinnerRemoveOfAnotherBaseDoesNotReconcile) {
   const DvReconciliation r = reconcile_deletion_vectors(loser, winner.commit);
   EXPECT_TRUE(r.reconciled_paths.empty());
   EXPECT_NE(r.note.find("another DV"), std::string::npos) << r.note;
+  ASSERT_TRUE(r.refusal);
+  EXPECT_EQ(r.refusal->condition, Case2Condition::SameBase);
+  EXPECT_EQ(check_conflict(loser, later, winner.commit).case2_refusal->condition, Case2Condition::SameBase);
   EXPECT_EQ(r.winner_view.removes.size(), 1u);
 }
 
@@ -301,6 +309,35 @@ TEST(Case2, TheAppendCheckJudgesTheRebasedLoser) {
   EXPECT_EQ(check.reconciled_paths, std::vector<std::string>{"f0-0"});
   ASSERT_TRUE(std::holds_alternative<Conflict>(check.outcome));
   EXPECT_EQ(std::get<Conflict>(check.outcome).kind, ConflictKind::ConcurrentAppend);
+}
+
+// MERGE INTO t USING <source> ON t.id = s.id WHEN MATCHED [AND <matched_condition>] THEN DELETE
+// [WHEN NOT MATCHED THEN INSERT *].
+Operation merge_delete(std::vector<Row> source, const std::string& matched_condition, bool not_matched_insert) {
+  const Schema joint = merge_schema(schema());
+  Operation o = op(OperationKind::Merge, "", "MERGE ... WHEN MATCHED THEN DELETE");
+  o.rows = std::move(source);
+  o.merge.on = parse_and_bind("t.id = s.id", joint);
+  MergeClause clause{MergeAction::Delete, nullptr, {}};
+  if (!matched_condition.empty()) clause.condition = parse_and_bind(matched_condition, joint);
+  o.merge.matched.push_back(clause);
+  if (not_matched_insert) o.merge.not_matched = upsert_on_key(schema(), 0).not_matched;
+  return o;
+}
+
+// §10.2(c), §10.8: a MERGE of WHEN MATCHED clauses only is row-local and reconciles like a DELETE;
+// a NOT MATCHED clause or a non-deterministic clause condition makes it non-local.
+TEST(Case2, AMatchedOnlyMergeLoserReconciles) {
+  const Table t = dv_table({ids(0, 10)});
+  const std::vector<Transaction> order{txn("W", t, del("id = 1")), txn("L", t, merge_delete({row(3, 0)}, "t.x > 2", false))};
+  ASSERT_TRUE(is_row_local(order[1]));
+  const Played p = play(t, order);
+  EXPECT_EQ(p.outcomes[1], kCommit);
+  EXPECT_EQ(p.reconciled, std::vector<std::string>{"f0-0"});
+  EXPECT_EQ(dv_cardinality(p.state, "f0-0"), 2u);
+  EXPECT_TRUE(serializable(t, order, p));
+  EXPECT_FALSE(is_row_local(txn("L", t, merge_delete({row(3, 0)}, "", true))));
+  EXPECT_FALSE(is_row_local(txn("L", t, merge_delete({row(100, 0)}, "rand() < 2", false))));
 }
 
 // ---- the pitfall schedules and the §10.7 mutants ----
@@ -336,6 +373,10 @@ TEST(Case2Mutants, NoMonotonicityUnionsAfterARestore) {
   const std::vector<Transaction> order{txn("T1", t, restore(v1)), txn("T2", t, del("id = 3"))};
   const Played sound = play(t, order);
   EXPECT_NE(sound.outcomes[1], kCommit);
+  const std::optional<Case2Refusal> refusal = reconcile_deletion_vectors(order[1], order[0].commit).refusal;
+  ASSERT_TRUE(refusal);  // T1's DV lost the base's position 1
+  EXPECT_EQ(refusal->condition, Case2Condition::MonotoneDvs);
+  EXPECT_EQ(refusal->path, "f0-0");
   const Played bad = play(t, order, {}, Mutant::Case2NoMonotonicity);
   EXPECT_EQ(bad.outcomes[1], kCommit);
   EXPECT_EQ(id_x(bad.state.live_rows()), (std::vector<std::pair<int64_t, int64_t>>{{4, 4}}));
@@ -355,7 +396,9 @@ TEST(Case2Mutants, NonlocalLoserIsReconciledOnlyByTheMutant) {
   const Transaction winner = txn("T1", t, del("id = 1"));
   const DvReconciliation sound = reconcile_deletion_vectors(loser, winner.commit);
   EXPECT_TRUE(sound.reconciled_paths.empty());
-  EXPECT_EQ(sound.note, "Case 2: the loser is not row-local, nothing reconciled");  // the check says why
+  ASSERT_TRUE(sound.refusal);  // the check says why
+  EXPECT_EQ(sound.refusal->condition, Case2Condition::RowLocalLoser);
+  EXPECT_EQ(sound.note, "Case 2: the loser fails (c) row-local-loser: it reads beyond the rows it changes, nothing reconciled");
   const FaultScope fault(Mutant::Case2NonlocalLoser);
   EXPECT_EQ(reconcile_deletion_vectors(loser, winner.commit).reconciled_paths, std::vector<std::string>{"f0-0"});
 }

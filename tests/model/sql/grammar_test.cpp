@@ -167,11 +167,28 @@ TEST(Grammar, InWithExpressions) {
 }
 
 TEST(Grammar, SubqueriesAreRefusedWhereTheyStart) {
-  const std::string why = "a read predicate is checked against one table's rows";
-  EXPECT_EQ(error_of("i IN (SELECT x FROM t)"), std::make_pair("subqueries are not supported: " + why, 7));
-  EXPECT_EQ(error_of("i = (select max(x) FROM t)"), std::make_pair("subqueries are not supported: " + why, 6));
+  const std::string why = "the one subquery is IN (SELECT <column> FROM t [WHERE ...])";
+  EXPECT_EQ(error_of("i = (select max(x) FROM t)"), std::make_pair("subqueries are not supported here: " + why, 6));
+  EXPECT_EQ(error_of("i IN ((SELECT l FROM t))"), std::make_pair("subqueries are not supported here: " + why, 8));
   EXPECT_EQ(error_of("b AND EXISTS (SELECT 1)"), std::make_pair("EXISTS subqueries are not supported: " + why, 7));
   EXPECT_EQ(error_of("NOT exists(SELECT 1)").second, 5);
+}
+
+// docs/semantics.md §3.1: `v [NOT] IN (SELECT c FROM t [WHERE p])` over the table itself; one row
+// cannot decide it (its operation resolves it against the snapshot), and it prints back as written.
+TEST(Grammar, InSubqueryOverTheTableItself) {
+  const ExprPtr where = make_compare(CompareOp::Gt, col("l"), int_lit(5));
+  expect_parses_to("i IN (SELECT l FROM t WHERE l > 5)", make_in_subquery(col("i"), col("l"), where));
+  expect_parses_to("i NOT IN (select l from T)", make_not(make_in_subquery(col("i"), col("l"), nullptr)));
+  for (const std::string sql : {"i IN (SELECT l FROM t WHERE l > 5)", "i NOT IN (SELECT l FROM t)"}) {
+    const ExprPtr bound = parse_and_bind(sql, predicate_schema());
+    EXPECT_EQ(to_sql(bound), sql);
+    EXPECT_TRUE(contains_subquery(*bound));
+    EXPECT_THROW(evaluate(*bound, Row{}), NotEvaluable);
+  }
+  EXPECT_EQ(error_of("i IN (SELECT l FROM t2)"), std::make_pair(std::string("a subquery reads the table itself (FROM t), not 't2'"), 21));
+  EXPECT_EQ(error_of("i IN (SELECT l + 1 FROM t)").first, "a subquery selects one column");
+  EXPECT_EQ(error_of("i IN (SELECT l FROM t WHERE l)").first.find("a subquery's WHERE needs a boolean condition"), 0u);
 }
 
 TEST(Grammar, CaseWhen) {

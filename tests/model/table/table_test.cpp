@@ -604,3 +604,72 @@ TEST(Merge, AnUnconditionedMatchedClauseFirstMakesTheClauseReadTrue) {
 
 }  // namespace
 }  // namespace skipsound
+
+namespace skipsound {
+namespace {
+
+WriterSettings writer(const std::string& prefix) {
+  WriterSettings settings;
+  settings.path_prefix = prefix;
+  return settings;
+}
+
+// docs/semantics.md §10.2 (c): a subquery over the table is a scan of its own, recorded as a
+// read before the DML's condition, and its rows decide which rows the DML matches.
+TEST(Subquery, ItsScanIsARecordedReadAndItsRowsDecide) {
+  const Table t = make_table(true);  // (1, 5), (2, 20), (3, 30)
+  const Operation del = op(OperationKind::Delete, "DELETE", "id IN (SELECT id FROM t WHERE x > 10) AND x < 25");
+  const OperationResult r = execute(t, {del}, ReadEverything(), writer("T"));
+  ASSERT_EQ(r.reads.predicates.size(), 2u);
+  EXPECT_EQ(to_sql(r.reads.predicates[0]), "x > 10");
+  EXPECT_TRUE(contains_subquery(*r.reads.predicates[1]));
+  ASSERT_EQ(r.commit.adds.size(), 1u);
+  EXPECT_EQ(r.commit.adds[0].deleted, (DeletedRows{1}));  // row 2 only: in the subquery and x < 25
+  // NOT IN an empty subquery holds for every row.
+  const Operation none = op(OperationKind::Delete, "DELETE", "NOT (id IN (SELECT id FROM t WHERE x > 100))");
+  EXPECT_EQ(execute(t, {none}, ReadEverything(), writer("T")).commit.adds.size(), 0u);  // every row: removed
+}
+
+// model/table/random_draws.h: rand() draws per file and live row from the transaction's seed (or
+// the call's own), so a re-run on the same state matches the same rows, and a deletion of an
+// earlier row shifts the draws of the rows after it.
+TEST(RandomCondition, DrawsPerFileAndLiveRowFromTheSeed) {
+  TableProperties props;
+  props.deletion_vectors = true;
+  Table t(test_schema(), props);
+  std::vector<Row> rows;
+  for (int64_t id = 0; id < 40; ++id) rows.push_back(row(id, id, "a"));
+  t.add_initial_file(t.write_files(rows, "f", 0, StatsPresence::Collected).front());
+  const Operation del = op(OperationKind::Delete, "DELETE", "rand() < 0.5");
+  const auto deleted = [&](const Table& state, uint64_t seed) {
+    WriterSettings settings = writer("T");
+    settings.random_seed = seed;
+    const OperationResult r = execute(state, {del}, ReadEverything(), settings);
+    return r.commit.adds.empty() ? DeletedRows{} : r.commit.adds[0].deleted;
+  };
+  const DeletedRows first = deleted(t, 7);
+  EXPECT_EQ(deleted(t, 7), first);
+  EXPECT_FALSE(first.empty());
+  EXPECT_LT(first.size(), 40u);
+  EXPECT_NE(deleted(t, 8), first);
+  Table after = t;
+  apply_commit(after, execute(t, {op(OperationKind::Delete, "DELETE", "id = 0")}, ReadEverything(), writer("W")).commit);
+  EXPECT_NE(dv_minus(deleted(after, 7), DeletedRows{0}), dv_minus(first, DeletedRows{0}));
+  const Operation own_seed = op(OperationKind::Delete, "DELETE", "rand(7) < 0.5");
+  EXPECT_EQ(execute(t, {own_seed}, ReadEverything(), writer("T")).commit.adds[0].deleted, first);
+}
+
+// docs/semantics.md §10.4: a writer whose file actions all say dataChange=false, whatever they do.
+TEST(NoDataChangeWriter, EveryFileActionSaysSo) {
+  WriterSettings settings = writer("T");
+  settings.declares_no_data_change = true;
+  const OperationResult r = execute(make_table(true), {op(OperationKind::Delete, "DELETE", "id = 1")}, ReadEverything(), settings);
+  ASSERT_EQ(r.commit.removes.size(), 1u);
+  ASSERT_EQ(r.commit.adds.size(), 1u);
+  EXPECT_FALSE(r.commit.removes[0].data_change);
+  EXPECT_FALSE(r.commit.adds[0].data_change);
+  EXPECT_TRUE(r.commit.changes_data);
+}
+
+}  // namespace
+}  // namespace skipsound
