@@ -180,7 +180,7 @@ TEST(Grammar, InSubqueryOverTheTableItself) {
   const ExprPtr where = make_compare(CompareOp::Gt, col("l"), int_lit(5));
   expect_parses_to("i IN (SELECT l FROM t WHERE l > 5)", make_in_subquery(col("i"), col("l"), where));
   expect_parses_to("i NOT IN (select l from T)", make_not(make_in_subquery(col("i"), col("l"), nullptr)));
-  for (const std::string sql : {"i IN (SELECT l FROM t WHERE l > 5)", "i NOT IN (SELECT l FROM t)"}) {
+  for (const std::string sql : {"i IN (SELECT l FROM t WHERE l > 5L)", "i NOT IN (SELECT l FROM t)"}) {
     const ExprPtr bound = parse_and_bind(sql, predicate_schema());
     EXPECT_EQ(to_sql(bound), sql);
     EXPECT_TRUE(contains_subquery(*bound));
