@@ -164,6 +164,16 @@ std::set<size_t> transactions_with(const World& w, const std::string& text) {
 
 bool any_operation(const World& w, const std::string& text) { return !transactions_with(w, text).empty(); }
 
+// docs/semantics.md §10.2 (c): a MERGE of WHEN MATCHED clauses only that updates, a row-local loser.
+bool matched_only_merge_update(const World& w) {
+  return std::any_of(w.transactions.begin(), w.transactions.end(), [](const generators::WorldTransaction& t) {
+    return std::any_of(t.operations.begin(), t.operations.end(), [](const std::string& op) {
+      return op.starts_with("MERGE USING") && op.find("THEN UPDATE") != std::string::npos &&
+             op.find("NOT MATCHED") == std::string::npos;
+    });
+  });
+}
+
 std::set<size_t> transactions_with_any(const World& w, const std::vector<std::string>& texts) {
   std::set<size_t> found;
   for (const std::string& text : texts) found.merge(transactions_with(w, text));
@@ -237,6 +247,9 @@ std::vector<std::string> world_labels(const World& w) {
   add_if(any_operation(w, "OPTIMIZE FILES"), "OPTIMIZE FILES");
   add_if(any_operation(w, "RESTORE TO VERSION"), "RESTORE");
   add_if(any_operation(w, "THEN DELETE WHEN NOT MATCHED"), "non-local MERGE");
+  add_if(matched_only_merge_update(w), "MERGE matched-only UPDATE");
+  add_if(any_operation(w, "IN (SELECT x FROM t"), "subquery condition");
+  add_if(any_operation(w, "rand("), "rand() condition");
   add_if(!w.history.empty(), "history steps");
   add_if(w.late_start.has_value(), "later-start transaction");
   add_if(w.late_start && w.transactions[w.commit_order.front()].operations.front().starts_with("OPTIMIZE") &&
@@ -303,6 +316,11 @@ TEST(GateDraw, WorldsReachEveryOperationAndShape) {
                                        "log replayed", "log from a table directory"});
     if (category == WorldCategory::NoDataChange) {
       expect_all(by_category[category], {"compaction, a later writer, then an earlier reader"});  // §10.4's guard
+    }
+    if (category == WorldCategory::SameFileDisjoint || category == WorldCategory::SameFileOverlap) {
+      // docs/semantics.md §10.2 (c): row-local MERGE losers and the losers the guard exists for.
+      expect_all(by_category[category], {"MERGE matched-only DELETE", "MERGE matched-only UPDATE", "non-local MERGE",
+                                         "subquery condition", "rand() condition"});
     }
     if (category == WorldCategory::Disjoint) continue;  // disjoint x bands: no shared reads by design
     // Partitioning, deletion vectors and whole-table reads are not confined to their own category.
