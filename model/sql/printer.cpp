@@ -215,8 +215,7 @@ std::string predicate_sql(const Expr& e, bool negated, SqlDialect d) {
 }
 
 bool is_suffix_predicate(const Expr& e) {
-  return e.kind == ExprKind::In || e.kind == ExprKind::InSubquery || e.kind == ExprKind::Like ||
-         e.kind == ExprKind::Between || e.kind == ExprKind::RLike;
+  return true;
 }
 
 std::string null_test_sql(const Expr& e, SqlDialect d) {

@@ -185,6 +185,7 @@ TEST(Grammar, InSubqueryOverTheTableItself) {
     EXPECT_EQ(to_sql(bound), sql);
     EXPECT_TRUE(contains_subquery(*bound));
     EXPECT_THROW(evaluate(*bound, Row{}), NotEvaluable);
+    EXPECT_THROW(to_sql(bound, SqlDialect::DataFusion), UnsupportedInDialect);
   }
   EXPECT_EQ(error_of("i IN (SELECT l FROM t2)"), std::make_pair(std::string("a subquery reads the table itself (FROM t), not 't2'"), 21));
   EXPECT_EQ(error_of("i IN (SELECT l + 1 FROM t)").first, "a subquery selects one column");

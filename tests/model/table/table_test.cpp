@@ -657,6 +657,10 @@ TEST(RandomCondition, DrawsPerFileAndLiveRowFromTheSeed) {
   EXPECT_NE(dv_minus(deleted(after, 7), DeletedRows{0}), dv_minus(first, DeletedRows{0}));
   const Operation own_seed = op(OperationKind::Delete, "DELETE", "rand(7) < 0.5");
   EXPECT_EQ(execute(t, {own_seed}, ReadEverything(), writer("T")).commit.adds[0].deleted, first);
+  // Only rand() and random() draw: another call keeps its value.
+  const OperationResult by_call = execute(t, {op(OperationKind::Delete, "DELETE", "abs(x) = 20")}, ReadEverything(), writer("T"));
+  ASSERT_EQ(by_call.commit.adds.size(), 1u);
+  EXPECT_EQ(by_call.commit.adds[0].deleted, (DeletedRows{20}));
 }
 
 // docs/semantics.md §10.4: a writer whose file actions all say dataChange=false, whatever they do.
