@@ -215,7 +215,8 @@ std::string predicate_sql(const Expr& e, bool negated, SqlDialect d) {
 }
 
 bool is_suffix_predicate(const Expr& e) {
-  return true;
+  return e.kind == ExprKind::In || e.kind == ExprKind::InSubquery || e.kind == ExprKind::Like ||
+         e.kind == ExprKind::Between || e.kind == ExprKind::RLike;
 }
 
 std::string null_test_sql(const Expr& e, SqlDialect d) {

@@ -289,7 +289,9 @@ TEST(Case2, AWinnerRemoveOfAnotherBaseDoesNotReconcile) {
   EXPECT_NE(r.note.find("another DV"), std::string::npos) << r.note;
   ASSERT_TRUE(r.refusal);
   EXPECT_EQ(r.refusal->condition, Case2Condition::SameBase);
-  EXPECT_EQ(check_conflict(loser, later, winner.commit).case2_refusal->condition, Case2Condition::SameBase);
+  const std::optional<Case2Refusal> checked = check_conflict(loser, later, winner.commit).case2_refusal;
+  ASSERT_TRUE(checked);  // the check carries the refusal to the reports
+  EXPECT_EQ(checked->condition, Case2Condition::SameBase);
   EXPECT_EQ(r.winner_view.removes.size(), 1u);
 }
 
