@@ -26,6 +26,7 @@ table.grid { border-collapse: collapse; margin: 0.3em 0; }
 table.grid th, table.grid td { border: 1px solid #ccc; padding: 0.15em 0.5em; font-family: ui-monospace, monospace; font-size: 12px; text-align: left; }
 table.grid th { background: #eee; }
 tr.differs td { background: #ffcdd2; font-weight: bold; }
+td.true { color: #2e7d32; font-weight: bold; } td.false { color: #c62828; font-weight: bold; }
 .side { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }
 .side > div { min-width: 12em; }
 .scroll { overflow-x: auto; }
