@@ -335,7 +335,16 @@ nlohmann::json report_json(const Scenario& scenario, const ScenarioRun& run) {
   }
   nlohmann::json findings = nlohmann::json::array();
   for (const RunFinding& f : run.findings) {
-    findings.push_back({{"headline", f.headline}, {"detail", f.detail}, {"expected", f.expected}});
+    nlohmann::json finding{{"headline", f.headline}, {"detail", f.detail}, {"expected", f.expected}};
+    if (const auto& e = f.exclusion) {
+      finding["should_have_kept"] = {{"loser", run.transactions[e->loser].name},
+                                     {"winner", run.transactions[e->winner].name},
+                                     {"path", e->path},
+                                     {"read", e->read},
+                                     {"witness", e->witness ? row_to_json(*e->witness, scenario.table.schema()) : nlohmann::json()},
+                                     {"witness_source", e->witness_source}};
+    }
+    findings.push_back(std::move(finding));
   }
   return {{"scenario", scenario.source},
           {"conflict_data_skipping", scenario.options.conflict_data_skipping},

@@ -72,7 +72,7 @@ TEST(HtmlReport, ScheduleHasOneLanePerTransactionAndMarksTheFileToKeep) {
   EXPECT_EQ(judged->run.transactions[wrong.loser].name, "T2");
   EXPECT_EQ(judged->run.transactions[wrong.winner].name, "T1");
   ASSERT_TRUE(wrong.witness.has_value());
-  EXPECT_EQ((*wrong.witness)[1], Value::integer(15)) << "the updated row, x = 15, matches T2's DELETE";
+  EXPECT_EQ((*wrong.witness)[1].as_int(), 15) << "the updated row, x = 15, matches T2's DELETE";
 
   const std::string svg = html::schedule_svg(*judged);
   EXPECT_EQ(occurrences(svg, "data-transaction="), 2u);
