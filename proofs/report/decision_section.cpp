@@ -15,7 +15,7 @@ std::string value_text(const Value& v) { return v.is_null() ? "NULL" : to_sql_li
 void trace_rows(const SkipTrace& trace, int depth, std::string& out) {
   const std::string value = value_text(trace.value);
   const std::string cls = value == "TRUE" ? "true" : value == "FALSE" ? "false" : "";
-  out += "<tr><td style=\"padding-left:" + std::to_string(0.5 + 1.5 * depth) + "em\">" + escape(trace.text) +
+  out += "<tr><td style=\"padding-left:" + std::to_string(0.5 + 1.5 * depth) + "em\">" + escape_markup(trace.text) +
          "</td>" + element("td", cls, value) + "</tr>\n";
   for (const SkipTrace& child : trace.children) trace_rows(child, depth + 1, out);
 }
@@ -34,10 +34,10 @@ std::string decision_html(const DecisionFinding& f) {
   const FileDecision& data = f.check.production.data;
   std::string out = element("p", "headline", f.headline);
   out += "<table class=\"facts\"><tr><td>predicate</td><td>" + element("code", "", to_sql(f.predicate)) + "</td></tr>\n";
-  out += "<tr><td>outcome</td><td>" + escape(outcome_name(f.check.outcome)) + "</td></tr>\n";
-  out += "<tr><td>production verdict</td><td>" + escape(verdict_name(f.check.production.verdict)) + " — " +
-         escape(f.check.production.reason) + "</td></tr>\n";
-  out += "<tr><td>mutant</td><td>" + escape(mutant_name(f.origin.mutant)) + "</td></tr>\n";
+  out += "<tr><td>outcome</td><td>" + escape_markup(outcome_name(f.check.outcome)) + "</td></tr>\n";
+  out += "<tr><td>production verdict</td><td>" + escape_markup(verdict_name(f.check.production.verdict)) + " — " +
+         escape_markup(f.check.production.reason) + "</td></tr>\n";
+  out += "<tr><td>mutant</td><td>" + escape_markup(mutant_name(f.origin.mutant)) + "</td></tr>\n";
   if (f.origin.seed) out += "<tr><td>seed</td><td>" + std::to_string(*f.origin.seed) + "</td></tr>\n";
   if (!f.origin.replay_command.empty()) {
     out += "<tr><td>replay</td><td>" + element("code", "", f.origin.replay_command) + "</td></tr>\n";

@@ -57,29 +57,13 @@ svg rect.marked { fill: #ffebee; stroke: #c62828; stroke-width: 3; }
 
 }  // namespace
 
-std::string escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::string page(const std::string& title, const std::string& body) {
-  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + escape(title) +
+  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + escape_markup(title) +
          "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n" + body + "</body>\n</html>\n";
 }
 
 std::string element(const std::string& tag, const std::string& cls, std::string_view text) {
-  return "<" + tag + (cls.empty() ? "" : " class=\"" + cls + "\"") + ">" + escape(text) + "</" + tag + ">";
+  return "<" + tag + (cls.empty() ? "" : " class=\"" + cls + "\"") + ">" + escape_markup(text) + "</" + tag + ">";
 }
 
 std::string rows_table(const Schema& schema, const std::vector<Row>& rows, const std::vector<bool>& marked) {
@@ -100,11 +84,11 @@ std::string rows_table(const Schema& schema, const std::vector<Row>& rows, const
 
 std::string svg_text(double x, double y, std::string_view text, const std::string& cls) {
   return "<text x=\"" + fixed(x, 1) + "\" y=\"" + fixed(y, 1) + "\"" + (cls.empty() ? "" : " class=\"" + cls + "\"") +
-         ">" + escape(text) + "</text>\n";
+         ">" + escape_markup(text) + "</text>\n";
 }
 
 std::string svg(double width, double height, const std::string& label, const std::string& content) {
-  return "<svg role=\"img\" aria-label=\"" + escape(label) + "\" width=\"" +
+  return "<svg role=\"img\" aria-label=\"" + escape_markup(label) + "\" width=\"" +
          fixed(width, 0) + "\" height=\"" + fixed(height, 0) + "\" viewBox=\"0 0 " + fixed(width, 0) + " " +
          fixed(height, 0) + "\">\n" + content + "</svg>\n";
 }

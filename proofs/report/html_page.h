@@ -1,4 +1,5 @@
-// The pieces every HTML report page is made of: escaping, the page frame with its inline style
+// The pieces every HTML report page is made of (text from data goes through escape_markup,
+// proofs/gate/markup.h): the page frame with its inline style
 // sheet, tables of rows, and the SVG helpers. A page loads nothing from outside itself: no
 // scripts, fonts, images or style sheets by address (docs/gate.md, "The HTML report").
 #pragma once
@@ -8,11 +9,9 @@
 
 #include "model/sql/row.h"
 #include "model/sql/schema.h"
+#include "proofs/gate/markup.h"
 
 namespace skipsound::html {
-
-// `& < > " '` as entities: safe in text and in quoted attribute values, HTML and SVG alike.
-std::string escape(std::string_view text);
 
 // <!DOCTYPE html> ... with the style sheet inline; `body` is HTML already escaped.
 std::string page(const std::string& title, const std::string& body);

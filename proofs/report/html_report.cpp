@@ -14,14 +14,13 @@ namespace skipsound {
 namespace {
 
 using html::element;
-using html::escape;
 
 std::string verdict_badge(bool passed) {
   return passed ? "<span class=\"verdict pass\">PASSED</span>" : "<span class=\"verdict fail\">FAILED</span>";
 }
 
 std::string fact(const std::string& name, const std::string& value_html) {
-  return "<tr><td>" + escape(name) + "</td><td>" + value_html + "</td></tr>\n";
+  return "<tr><td>" + escape_markup(name) + "</td><td>" + value_html + "</td></tr>\n";
 }
 
 std::string replay_command(const GateReport& r) {
@@ -136,7 +135,7 @@ std::string mutants_html(const GateReport& r) {
   for (const MutantResult& m : r.mutants) {
     if (!m.killed()) continue;
     out += std::string("<details") + (open ? " open" : "") + "><summary>" + element("b", "", mutant_name(m.mutant)) +
-           " killed by " + escape(killed_by_text(m)) + ": " + element("span", "headline", m.headline) + "</summary>\n" +
+           " killed by " + escape_markup(killed_by_text(m)) + ": " + element("span", "headline", m.headline) + "</summary>\n" +
            "<div class=\"finding\">" + mutant_counterexample_html(m) + "</div></details>\n";
   }
   return out;
@@ -169,8 +168,8 @@ std::string coverage_cell(const CoverageRow& row) {
   const std::string why = row.info.need == coverage::Need::Unreachable ? std::string(" (not required: ") + row.info.why + ")"
                           : row.info.need == coverage::Need::Finding  ? " (only a bug reaches it)"
                                                                       : "";
-  return "<div class=\"cell " + cls + "\" title=\"" + escape(std::string(row.info.name) + why) + "\">" +
-         element("b", "", count) + " " + escape(row.info.name) + "</div>\n";
+  return "<div class=\"cell " + cls + "\" title=\"" + escape_markup(std::string(row.info.name) + why) + "\">" +
+         element("b", "", count) + " " + escape_markup(row.info.name) + "</div>\n";
 }
 
 std::string coverage_html(const GateCoverage& c) {
@@ -200,10 +199,10 @@ std::string gate_report_html(const GateReport& r) {
 std::string replay_report_html(const std::string& command, const std::vector<ReplayedFile>& files) {
   const bool all_as_expected =
       std::all_of(files.begin(), files.end(), [](const ReplayedFile& f) { return f.as_expected; });
-  std::string body = "<h1>" + escape(command.substr(0, command.find(' '))) + " " + verdict_badge(all_as_expected) + "</h1>\n";
+  std::string body = "<h1>" + escape_markup(command.substr(0, command.find(' '))) + " " + verdict_badge(all_as_expected) + "</h1>\n";
   body += "<table class=\"facts\">" + fact("command", element("code", "", command)) + "</table>\n";
   for (const ReplayedFile& f : files) {
-    body += "<h2>" + escape(f.file) + " " + escape(f.as_expected ? "(as expected)" : "(DIFFERS)") + "</h2>\n";
+    body += "<h2>" + escape_markup(f.file) + " " + escape_markup(f.as_expected ? "(as expected)" : "(DIFFERS)") + "</h2>\n";
     if (f.scenario) body += html::judged_run_html(*f.scenario);
     if (f.decision) body += html::decision_html(*f.decision);
   }

@@ -169,7 +169,7 @@ std::string lane_svg(const JudgedRun& judged, const Lane& lane, double width) {
   const ScenarioRun& run = judged.run;
   const Transaction& txn = run.transactions[lane.transaction];
   const bool step = judged.scenario.transactions[lane.transaction].history_step;
-  std::string out = "<g class=\"lane-group\" data-transaction=\"" + escape(txn.name) + "\">\n";
+  std::string out = "<g class=\"lane-group\" data-transaction=\"" + escape_markup(txn.name) + "\">\n";
   out += "<rect class=\"lane\" x=\"2\" y=\"" + fixed(lane.top, 1) + "\" width=\"" + fixed(width - 4, 1) + "\" height=\"" +
          fixed(lane.height, 1) + "\" rx=\"4\"/>\n";
   out += svg_text(10, lane.top + 20, txn.name + (step ? " (history step)" : ""), "name");
@@ -196,7 +196,7 @@ std::string lane_svg(const JudgedRun& judged, const Lane& lane, double width) {
     } else {
       double x = kLabelWidth;
       for (const Chip& chip : item.chips) {
-        out += "<g class=\"chip\"><title>" + escape(chip.tooltip) + "</title><rect class=\"" + chip.cls + "\" x=\"" +
+        out += "<g class=\"chip\"><title>" + escape_markup(chip.tooltip) + "</title><rect class=\"" + chip.cls + "\" x=\"" +
                fixed(x, 1) + "\" y=\"" + fixed(item_y + 2, 1) + "\" width=\"" + fixed(chip_width(chip), 1) +
                "\" height=\"" + fixed(kChipHeight, 0) + "\" rx=\"3\"/>" +
                svg_text(x + 6, item_y + 16, chip.text, chip.cls == "marked" ? "bad" : "") + "</g>\n";
@@ -248,8 +248,8 @@ std::vector<bool> marks(const std::vector<Row>& rows, const std::vector<Row>& di
 std::string outcomes_html(const JudgedRun& judged, const TransactionVerdict& verdict) {
   const Schema& schema = judged.scenario.table.schema();
   const std::string& name = judged.run.transactions[verdict.transaction].name;
-  std::string out = "<h4>" + escape(name) + ": " + escape(verdict_kind_name(verdict.kind)) +
-                    (verdict.exception ? " (" + escape(exception_name(*verdict.exception)) + ")" : "") + "</h4>\n";
+  std::string out = "<h4>" + escape_markup(name) + ": " + escape_markup(verdict_kind_name(verdict.kind)) +
+                    (verdict.exception ? " (" + escape_markup(exception_name(*verdict.exception)) + ")" : "") + "</h4>\n";
   const bool committed = verdict.kind == VerdictKind::MissedConflict || verdict.kind == VerdictKind::WrongResult;
   out += "<div class=\"side\"><div>" +
          element("h5", "", committed ? "committed outcome" : "outcome had it committed") +
@@ -271,7 +271,7 @@ std::string findings_html(const JudgedRun& judged) {
     out += "<li>" + element("span", "headline", f.headline) + (f.expected ? " (expected)" : "");
     if (!f.detail.empty()) out += "<br>" + element("code", "", f.detail);
     if (f.exclusion && f.exclusion->witness) {
-      out += "<br>witness row (" + escape(f.exclusion->witness_source) + "), matching " + element("code", "", f.exclusion->read) +
+      out += "<br>witness row (" + escape_markup(f.exclusion->witness_source) + "), matching " + element("code", "", f.exclusion->read) +
              ":" + rows_table(schema, {*f.exclusion->witness}, {true});
     }
     out += "</li>\n";
@@ -283,7 +283,7 @@ std::string initial_table_html(const Table& table) {
   std::string out = "<details><summary>initial table: version " + std::to_string(table.version()) + ", " +
                     std::to_string(table.files().size()) + " files, " +
                     (table.properties().deletion_vectors ? "deletion vectors" : "copy-on-write") + ", " +
-                    escape(isolation_level_name(table.properties().isolation)) + "</summary>\n";
+                    escape_markup(isolation_level_name(table.properties().isolation)) + "</summary>\n";
   for (const TableFile& file : table.files()) {
     out += element("h5", "", file.path + (file.stats ? "" : " (no stats)")) + rows_table(table.schema(), file.live_rows());
   }

@@ -110,8 +110,7 @@ TEST(HtmlReportBrowser, GatePageWithAMutantsCounterexampleRendersOffline) {
   const fs::path html = scratch.path() / "gate.html";
   fs::create_directories(corpus);
   const test::ProcessOutcome gate = test::run_skipsound(
-      "gate --skip-proofs --exhaustive 0 --cross-check none --threads 2 --budget 200 --category value-moving"
-      " --corpus '" + corpus.string() + "' --mutant append-suppression --seed 2 --html '" + html.string() + "'",
+      test::small_gate_arguments(corpus.string()) + " --mutant append-suppression --seed 2 --html '" + html.string() + "'",
       scratch.path().string());
   ASSERT_EQ(gate.exit_code, 0) << "the mutant is killed\n" << gate.output;
   const std::string page = read_file(html);

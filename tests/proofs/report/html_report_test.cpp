@@ -45,7 +45,8 @@ void expect_self_contained(const std::string& page) {
 }
 
 TEST(HtmlReport, EscapesMarkupAndQuotes) {
-  EXPECT_EQ(html::escape("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+  EXPECT_EQ(escape_markup("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+  EXPECT_EQ(escape_markup("a\x01b\n"), "a?b\n") << "a control character XML forbids";
   EXPECT_EQ(html::element("td", "c", "1 < 2"), "<td class=\"c\">1 &lt; 2</td>");
 }
 
@@ -103,10 +104,10 @@ TEST(HtmlReport, PerFileDecisionShowsTheTraceAndTheWitness) {
   const ReplayResult result = replay_corpus_case(c, oracle, "skipsound replay mutant-le-as-lt.json");
   ASSERT_TRUE(result.check.witness.has_value());
   const std::string html = html::decision_html(result.decision);
-  EXPECT_NE(html.find(html::escape(result.decision.headline)), std::string::npos);
+  EXPECT_NE(html.find(escape_markup(result.decision.headline)), std::string::npos);
   EXPECT_NE(html.find("class=\"grid trace\""), std::string::npos);
   ASSERT_TRUE(result.check.production.data.evaluation.has_value());
-  EXPECT_NE(html.find(html::escape(result.check.production.data.evaluation->text)), std::string::npos);
+  EXPECT_NE(html.find(escape_markup(result.check.production.data.evaluation->text)), std::string::npos);
   EXPECT_NE(html.find("witness row ("), std::string::npos);
   EXPECT_NE(html.find("<tr class=\"differs\">"), std::string::npos);
 }
