@@ -199,7 +199,9 @@ std::string gate_report_html(const GateReport& r) {
 std::string replay_report_html(const std::string& command, const std::vector<ReplayedFile>& files) {
   const bool all_as_expected =
       std::all_of(files.begin(), files.end(), [](const ReplayedFile& f) { return f.as_expected; });
-  std::string body = "<h1>" + escape_markup(command.substr(0, command.find(' '))) + " " + verdict_badge(all_as_expected) + "</h1>\n";
+  // "skipsound scenario", "skipsound replay": the command's first two words.
+  const std::string name = command.substr(0, command.find(' ', command.find(' ') + 1));
+  std::string body = "<h1>" + escape_markup(name) + " " + verdict_badge(all_as_expected) + "</h1>\n";
   body += "<table class=\"facts\">" + fact("command", element("code", "", command)) + "</table>\n";
   for (const ReplayedFile& f : files) {
     body += "<h2>" + escape_markup(f.file) + " " + escape_markup(f.as_expected ? "(as expected)" : "(DIFFERS)") + "</h2>\n";

@@ -131,7 +131,7 @@ TEST(HtmlReportBrowser, GatePageWithAMutantsCounterexampleRendersOffline) {
   EXPECT_GE(occurrences(dom, "<g class=\"lane-group\" data-transaction="), 2u) << "a lane per transaction";
   EXPECT_EQ(occurrences(dom, "<rect class=\"marked\""), 1u) << "the file the check should have kept";
   EXPECT_NE(dom.find("SHOULD BE KEPT"), std::string::npos);
-  EXPECT_NE(dom.find("false conflicts per 100 commit attempts"), std::string::npos);
+  EXPECT_NE(dom.find("False conflicts per 100 commit attempts"), std::string::npos);
   EXPECT_NE(dom.find("<div class=\"coverage\">"), std::string::npos);
 }
 
@@ -144,17 +144,18 @@ TEST(HtmlReportCli, ScenarioAndReplayWriteTheirPages) {
       test::run_skipsound("scenario --html '" + scenario_page.string() + "' '" + scenario + "'", scratch.path().string());
   EXPECT_EQ(run.exit_code, 0) << run.output;
   const std::string page = read_file(scenario_page);
-  EXPECT_NE(page.find("<span class=\"verdict pass\">PASSED</span>"), std::string::npos);
+  EXPECT_NE(page.find("<h1>skipsound scenario <span class=\"verdict pass\">PASSED</span>"), std::string::npos);
   EXPECT_NE(page.find("data-transaction=\"T2\""), std::string::npos);
   EXPECT_NE(page.find("MISSED CONFLICT: T2 committed"), std::string::npos);
 
   const std::string per_file = std::string(SKIPSOUND_SOURCE_DIR) + "/tests/corpus/files/mutant-le-as-lt.json";
   const fs::path replay_page = scratch.path() / "replay.html";
   const test::ProcessOutcome replayed = test::run_skipsound(
-      "replay --mutant none --html '" + replay_page.string() + "' '" + per_file + "'", scratch.path().string());
-  EXPECT_EQ(replayed.exit_code, 0) << replayed.output;
+      "replay --html '" + replay_page.string() + "' '" + per_file + "'", scratch.path().string());
+  EXPECT_EQ(replayed.exit_code, 0) << "the case's outcome under its own mutant\n" << replayed.output;
   const std::string replay = read_file(replay_page);
-  EXPECT_NE(replay.find("skipsound replay --mutant none "), std::string::npos);
+  EXPECT_NE(replay.find("<h1>skipsound replay <span class=\"verdict pass\">PASSED</span>"), std::string::npos);
+  EXPECT_NE(replay.find("witness row ("), std::string::npos);
   EXPECT_NE(replay.find("class=\"grid trace\""), std::string::npos) << "the skipping expression's parts";
 }
 

@@ -46,7 +46,7 @@ void expect_self_contained(const std::string& page) {
 
 TEST(HtmlReport, EscapesMarkupAndQuotes) {
   EXPECT_EQ(escape_markup("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
-  EXPECT_EQ(escape_markup("a\x01b\n"), "a?b\n") << "a control character XML forbids";
+  EXPECT_EQ(escape_markup("a\x01" "b\n"), "a?b\n") << "a control character XML forbids";
   EXPECT_EQ(html::element("td", "c", "1 < 2"), "<td class=\"c\">1 &lt; 2</td>");
 }
 
