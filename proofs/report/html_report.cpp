@@ -70,11 +70,16 @@ std::string phases_html(const GateReport& r) {
          html::svg(kLeft + kWidth + 20, height, "phase timings (red: first finding)", content) + "</div></div>\n";
 }
 
+// The command that replays a finding's file as `gate --out OUT` saves it.
+std::string replay_line(const std::string& replay_file) {
+  return "<p>replay: " + element("code", "", "skipsound replay OUT/" + replay_file) + " (gate --out OUT writes it)</p>\n";
+}
+
 // A shrunk scenario drawn, with the command that replays its saved file and the file itself.
 std::string scenario_counterexample_html(const std::shared_ptr<const JudgedRun>& shrunk, const std::string& replay_file,
                                          const std::string& scenario_text) {
   std::string out = shrunk ? html::judged_run_html(*shrunk) : "";
-  out += "<p>replay: " + element("code", "", "skipsound replay OUT/" + replay_file) + " (gate --out OUT writes it)</p>\n";
+  out += replay_line(replay_file);
   return out + "<details><summary>the replayable scenario file</summary>" + element("pre", "", scenario_text) +
          "</details>\n";
 }
@@ -101,7 +106,7 @@ std::string findings_html(const GateReport& r) {
   }
   if (r.per_file.first_failure_decision) {
     out += element("h3", "", "per-file finding") + "<div class=\"finding\">" +
-           html::decision_html(*r.per_file.first_failure_decision) + "</div>\n";
+           html::decision_html(*r.per_file.first_failure_decision) + replay_line("per-file-finding.json") + "</div>\n";
   } else if (!r.per_file.first_failure.empty()) {
     out += element("h3", "", "per-file finding") + text_finding_html("per-file properties", r.per_file.first_failure);
   }
@@ -116,7 +121,7 @@ std::string findings_html(const GateReport& r) {
 
 std::string mutant_counterexample_html(const MutantResult& m) {
   if (m.shrunk) return scenario_counterexample_html(m.shrunk, m.replay_file, m.replay_content);
-  if (m.decision) return html::decision_html(*m.decision);
+  if (m.decision) return html::decision_html(*m.decision) + replay_line(m.replay_file);
   return element("pre", "", m.report);
 }
 
