@@ -19,6 +19,7 @@
 #include "proofs/gate/gate.h"
 #include "proofs/gate/gate_report.h"
 #include "proofs/gate/junit_report.h"
+#include "proofs/report/html_report.h"
 #include "model/values/exact_json.h"
 
 namespace skipsound::cli {
@@ -33,6 +34,7 @@ struct GateArguments {
   unsigned threads = 0;
   std::string junit;
   std::string json;
+  std::string html;
   std::string out;
   std::string shard;
   std::string corpus;
@@ -168,6 +170,24 @@ GateOptions gate_options(const GateArguments& a) {
   return o;
 }
 
+// The command line that runs this gate again: the seed it drew and the options that narrow it.
+std::string replay_command(const GateArguments& a, uint64_t seed) {
+  std::string line = "skipsound gate --seed " + std::to_string(seed);
+  const auto add = [&](const std::string& option, const std::string& value) {
+    if (!value.empty()) line += " " + option + " " + value;
+  };
+  add("--budget", a.budget);
+  for (const std::string& category : a.categories) add("--category", category);
+  for (const std::string& mutant : a.mutants) add("--mutant", mutant);
+  add("--shard", a.shard);
+  if (a.skip_proofs) line += " --skip-proofs";
+  if (a.exhaustive != kGateExhaustiveComparisons) add("--exhaustive", std::to_string(a.exhaustive));
+  if (!a.fail_fast.empty()) line += " --fail-fast=" + a.fail_fast;
+  if (a.cross_check != "cvc5") add("--cross-check", a.cross_check);
+  if (a.oracle_engine != "intervals") add("--oracle-engine", a.oracle_engine);
+  return line;
+}
+
 // A \r-updated line on a terminal; plain lines, one per phase, otherwise (CI logs).
 GateProgress progress_printer() {
   const bool terminal = isatty(STDOUT_FILENO);
@@ -182,12 +202,6 @@ GateProgress progress_printer() {
   };
 }
 
-void write_file(const std::string& path, const std::string& content) {
-  std::ofstream out(path);
-  if (!out) throw InputError("cannot write " + path);
-  out << content;
-}
-
 int run(const GateArguments& arguments) {
   const GateOptions options = gate_options(arguments);
   std::cout << "skipsound gate: seed " << options.seed << " (replay with --seed " << options.seed << "), "
@@ -198,11 +212,13 @@ int run(const GateArguments& arguments) {
   for (const std::string& dir : options.skip_suite_dirs) std::cout << " " << dir;
   std::cout << (options.skip_suite_dirs.empty() ? " none" : "")
             << "\nbad inputs: " << (options.bad_input_dir.empty() ? "none" : options.bad_input_dir) << std::endl;
-  const GateReport report = run_gate(options, progress_printer());
+  GateReport report = run_gate(options, progress_printer());
+  report.command = replay_command(arguments, options.seed);
   if (isatty(STDOUT_FILENO)) std::cout << "\r\033[K";
   std::cout << gate_summary_text(report);
-  if (!arguments.junit.empty()) write_file(arguments.junit, gate_junit_xml(report));
-  if (!arguments.json.empty()) write_file(arguments.json, dump_json(gate_report_json(report), 2) + "\n");
+  if (!arguments.junit.empty()) write_text_file(arguments.junit, gate_junit_xml(report));
+  if (!arguments.json.empty()) write_text_file(arguments.json, dump_json(gate_report_json(report), 2) + "\n");
+  if (!arguments.html.empty()) write_text_file(arguments.html, gate_report_html(report));
   if (!arguments.out.empty()) {
     for (const std::string& path : write_gate_findings(report, arguments.out)) std::cout << "wrote " << path << "\n";
   }
@@ -229,6 +245,9 @@ void add_gate_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1u, kMaxThreads));
   command->add_option("--junit", arguments->junit, "write JUnit XML here");
   command->add_option("--json", arguments->json, "write the report as JSON here");
+  command->add_option("--html", arguments->html,
+                      "write the report as one self-contained HTML page here: verdict, seed, phase timings, each "
+                      "finding's counterexample drawn, tier and throughput plots, the coverage grid");
   command->add_option("--out", arguments->out, "write one replayable file per finding into this directory");
   command->add_option("--shard", arguments->shard, "I/N: run shard I of N of the trial space");
   command->add_option("--corpus", arguments->corpus, "scenario corpus directory (default: the installed share/skipsound/corpus/scenarios, "

@@ -17,12 +17,15 @@ namespace skipsound::cli {
 
 namespace {
 
-int replay_per_file_case(const std::string& file, std::optional<Mutant> mutant, smt::Oracle& oracle) {
+int replay_per_file_case(const std::string& file, std::optional<Mutant> mutant, smt::Oracle& oracle,
+                         std::vector<ReplayedFile>& runs) {
   CorpusCase c = load_corpus_case(file);
   if (mutant) c.mutant = *mutant;
-  const ReplayResult result = replay_corpus_case(c, oracle, "skipsound replay " + file);
+  ReplayResult result = replay_corpus_case(c, oracle, "skipsound replay " + file);
   std::cout << result.report << "\n";
-  return result.match == ReplayMatch::AsExpected ? kExitOk : kExitFinding;
+  const bool as_expected = result.match == ReplayMatch::AsExpected;
+  runs.push_back(ReplayedFile{file, as_expected, nullptr, std::move(result.decision)});
+  return as_expected ? kExitOk : kExitFinding;
 }
 
 }  // namespace
@@ -33,24 +36,30 @@ void add_replay_command(CLI::App& app, int& exit_code) {
                 "compare with what they expect");
   auto files = std::make_shared<std::vector<std::string>>();
   auto mutant = std::make_shared<std::string>();
+  auto html = std::make_shared<std::string>();
+  command->add_option("--html", *html,
+                      "also write one self-contained HTML page of the replays here: each schedule drawn as a "
+                      "timeline, each per-file case with its stats, skipping expression and witness row");
   command->add_option("files", *files, "scenario files (.scn) and per-file cases (JSON)")
       ->required()
       ->check(CLI::ExistingFile);
   command->add_option("--mutant", *mutant,
                       "run under this mutant instead of the file's ('none': the sound checker); the expectations "
                       "still apply");
-  command->callback([files, mutant, &exit_code] {
+  command->callback([files, mutant, html, &exit_code] {
     exit_code = kExitOk;
     const std::optional<Mutant> instead = mutant_option(*mutant);
     smt::Oracle per_file_oracle;
     smt::Oracle skip_oracle(skip_oracle_options());
+    std::vector<ReplayedFile> runs;
     for (const std::string& file : *files) {
       std::cout << "== " << file << "\n";
       const int code = std::filesystem::path(file).extension() == ".scn"
-                           ? run_scenario_file(file, instead, false, skip_oracle, std::cout)
-                           : replay_per_file_case(file, instead, per_file_oracle);
+                           ? run_scenario_file(file, instead, false, skip_oracle, std::cout, &runs)
+                           : replay_per_file_case(file, instead, per_file_oracle, runs);
       if (code != kExitOk) exit_code = kExitFinding;
     }
+    write_replay_html(*html, "replay", *mutant, *files, runs);
   });
 }
 

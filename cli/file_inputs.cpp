@@ -1,5 +1,6 @@
 #include "cli/file_inputs.h"
 
+#include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -169,5 +170,11 @@ Mutant mutant_from_option(const std::string& name) {
 }
 
 std::string read_text_file(const std::string& path) { return read_bounded_file(path); }
+
+void write_text_file(const std::string& path, const std::string& content) {
+  std::ofstream out(path);
+  if (!out) throw InputError("cannot write " + path);
+  out << content;
+}
 
 }  // namespace skipsound::cli

@@ -72,5 +72,7 @@ Mutant mutant_from_option(const std::string& name);
 
 // The whole file, within the input limits of model/values/input_limits.h.
 std::string read_text_file(const std::string& path);
+// Writes `content` to `path`; throws InputError when it cannot.
+void write_text_file(const std::string& path, const std::string& content);
 
 }  // namespace skipsound::cli

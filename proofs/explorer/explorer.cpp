@@ -52,16 +52,47 @@ FileEvidence evidence_of(const CandidateFile& file, const Schema& schema, const 
   return evidence;
 }
 
-// docs/semantics.md §10.1: a file the value-exact tier dropped holds no live row any read of the loser makes
-// TRUE, by the model's evaluator (a read it cannot evaluate proves nothing either way).
-std::optional<ExprPtr> read_matching_a_live_row(const CandidateFile& file, const std::vector<ExprPtr>& reads) {
+// A live row of a winner's added file that one of the loser's reads makes TRUE, by the model's
+// evaluator (a read it cannot evaluate proves nothing either way).
+struct LiveMatch {
+  ExprPtr read;
+  uint32_t position = 0;
+};
+
+std::optional<LiveMatch> live_row_matching_a_read(const CandidateFile& file, const std::vector<ExprPtr>& reads) {
   if (!file.rows || !file.deleted) return std::nullopt;
   for (uint32_t position = 0; position < file.rows->size(); ++position) {
     if (std::binary_search(file.deleted->begin(), file.deleted->end(), position)) continue;
     for (const ExprPtr& read : reads) {
       try {
-        if (evaluate(*read, (*file.rows)[position]) == Truth::True) return read;
+        if (evaluate(*read, (*file.rows)[position]) == Truth::True) return LiveMatch{read, position};
       } catch (const NotEvaluable&) {
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+WrongExclusion live_exclusion(size_t loser, size_t winner, const CandidateFile& file, const LiveMatch& match) {
+  return WrongExclusion{loser, winner, file.path, to_sql(match.read), (*file.rows)[match.position],
+                        "live row " + std::to_string(match.position) + " of " + file.path};
+}
+
+// A missed conflict's culprit, when it is a file: the first winner-added file a check of the
+// loser's attempt excluded although one of its live rows matches a read of the loser.
+std::optional<WrongExclusion> excluded_file_with_a_matching_row(const ScenarioRun& run, size_t loser_index) {
+  for (const CommitAttempt& attempt : run.schedule.attempts) {
+    if (attempt.transaction != loser_index) continue;
+    const Transaction& loser = run.transactions[loser_index];
+    const std::vector<ExprPtr> reads = reads_to_prove(loser, run.schedule.at_version(loser.snapshot_version));
+    for (size_t k = 0; k < attempt.checks.size(); ++k) {
+      if (!attempt.checks[k].append) continue;
+      const AppendCheck& check = *attempt.checks[k].append;
+      for (size_t i = 0; i < check.added.size(); ++i) {
+        if (check.filtered.files[i].verdict != CandidateVerdict::Excluded) continue;
+        if (const auto match = live_row_matching_a_read(check.added[i], reads)) {
+          return live_exclusion(loser_index, attempt.winners[k], check.added[i], *match);
+        }
       }
     }
   }
@@ -77,8 +108,16 @@ void add_finding(TrialResult& result, TrialVerdict verdict, RunFinding finding) 
   result.findings.push_back(std::move(finding));
 }
 
-void flag_unjustified_skip(TrialResult& result, const std::string& headline, const std::string& detail) {
-  add_finding(result, TrialVerdict::UnjustifiedSkip, RunFinding{headline, detail, std::nullopt});
+// The row the oracle answered with, when its answer has one.
+std::optional<Row> witness_of(const smt::OracleResult& answer) {
+  if (const auto* sat = std::get_if<smt::Sat>(&answer)) return sat->witness;
+  if (const auto* error = std::get_if<smt::InternalError>(&answer)) return error->witness;
+  return std::nullopt;
+}
+
+void flag_unjustified_skip(TrialResult& result, const std::string& headline, const std::string& detail,
+                           WrongExclusion exclusion) {
+  add_finding(result, TrialVerdict::UnjustifiedSkip, RunFinding{headline, detail, std::nullopt, false, std::move(exclusion)});
   result.report += detail + "\n";
 }
 
@@ -99,12 +138,13 @@ void prove_skips(const ScenarioRun& run, smt::Oracle& oracle, CrossChecker* cros
         if (decided.decided_by == FilterStep::NoDataChange) continue;
         if (decided.decided_by == FilterStep::ValueExact) {
           ++result.skip_checks;
-          if (const auto read = read_matching_a_live_row(check.added[i], reads_to_prove(loser, snapshot))) {
+          if (const auto match = live_row_matching_a_read(check.added[i], reads_to_prove(loser, snapshot))) {
             flag_unjustified_skip(result,
                                   "UNJUSTIFIED SKIP: " + loser.name + "'s check against " + winner.name +
                                       " dropped " + decided.path + " by its rows, but a live row matches " +
-                                      to_sql(*read),
-                                  "unjustified value-exact skip of " + decided.path + ": " + decided.reason);
+                                      to_sql(match->read),
+                                  "unjustified value-exact skip of " + decided.path + ": " + decided.reason,
+                                  live_exclusion(attempt.transaction, attempt.winners[k], check.added[i], *match));
           } else {
             ++result.proved_skips;
           }
@@ -127,7 +167,9 @@ void prove_skips(const ScenarioRun& run, smt::Oracle& oracle, CrossChecker* cros
                                     decided.path + ", but Z3 finds a row it can hold matching " + to_sql(read),
                                 "unjustified skip of " + decided.path + " (" + loser.name + " checked against " +
                                     winner.name + ", read " + to_sql(read) + "): " + decided.reason +
-                                    "; Z3: " + smt::describe(answer, schema));
+                                    "; Z3: " + smt::describe(answer, schema),
+                                WrongExclusion{attempt.transaction, attempt.winners[k], decided.path, to_sql(read),
+                                               witness_of(answer), "Z3"});
         }
       }
     }
@@ -340,8 +382,9 @@ TrialResult judge_run(const ScenarioRun& run, smt::Oracle& oracle, CrossChecker*
     }
     if (v.kind == VerdictKind::MissedConflict) {
       ++result.missed_conflicts;
-      found(TrialVerdict::MissedConflict, "MISSED CONFLICT: " + name + " committed, and no serial order gives its outcome",
-            v.transaction);
+      add_finding(result, TrialVerdict::MissedConflict,
+                  RunFinding{"MISSED CONFLICT: " + name + " committed, and no serial order gives its outcome", "",
+                             v.transaction, false, excluded_file_with_a_matching_row(run, v.transaction)});
     }
   }
   result.unexpected_errors = unexpected_errors(run.schedule, run.transactions);
@@ -391,7 +434,11 @@ TrialResult run_trial(const World& world, Mutant mutant, smt::Oracle& oracle, bo
   TrialResult result = judge_run(run, oracle, cross_check);
   result.flags = world.flags;
   result.shapes = shapes_of(run, scenario, world);
-  if (with_report) result.report = render_report(scenario, run) + result.report;
+  if (with_report) {
+    result.report = render_report(scenario, run) + result.report;
+    run.findings = result.findings;
+    result.shown = std::make_shared<const JudgedRun>(JudgedRun{std::move(scenario), std::move(run)});
+  }
   return result;
 }
 
@@ -551,6 +598,7 @@ InterleavingFinding shrink_finding(WorldCategory category, uint64_t seed, Mutant
   finding.verdict = shown.verdict;
   finding.headline = shown.headline.empty() ? failing.headline : shown.headline;
   finding.report = shown.report;
+  finding.shrunk = shown.shown;
   finding.shrink_steps = shrunk.steps;
   finding.scenario_text = finding_header(shown, seed, shrunk.steps, mutant) +
                           world_scenario_text(minimal, mutant, {"expect findings: none"});

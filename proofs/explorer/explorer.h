@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +51,13 @@ inline bool is_finding(TrialVerdict v) {
   return v != TrialVerdict::Sound && v != TrialVerdict::Discarded;
 }
 
+// A scenario and its judged run (run.findings filled): what the reports of a finding render.
+// Shared, never copied: the run's append checks point into its own logged actions.
+struct JudgedRun {
+  Scenario scenario;
+  ScenarioRun run;
+};
+
 struct TrialResult {
   TrialVerdict verdict = TrialVerdict::Sound;
   size_t attempts = 0;
@@ -67,7 +75,8 @@ struct TrialResult {
   std::string headline;                  // of the first finding, and of a discard
   std::vector<RunFinding> findings;      // every finding, the first one first
   std::vector<std::string> expect_lines; // the verdicts observed, as scenario `expect` lines
-  std::string report;                    // only when asked for (render_report = true)
+  std::string report;                    // only when asked for (with_report = true)
+  std::shared_ptr<const JudgedRun> shown;  // likewise
 };
 
 // The explorer's judgement of a scenario run (a replayed finding file, or a trial's world): the
@@ -100,6 +109,7 @@ struct InterleavingFinding {
   std::string headline;       // of the shrunk counterexample
   std::string scenario_text;  // shrunk, replayable with `skipsound scenario FILE`
   std::string report;         // Elle-style, of the shrunk run
+  std::shared_ptr<const JudgedRun> shrunk;  // the shrunk run itself, for the HTML report
   size_t shrink_steps = 0;
   size_t trials_to_find = 0;  // local trials run until (and including) the failing one
   double seconds_to_find = 0;

@@ -141,6 +141,7 @@ PerFileResult run_per_file(const GateOptions& o, const GateBudget& budget, Cross
         shrink_file_case(case_seed(o.seed, Mutant::None, *hunt.first_failing), Mutant::None, o.interval_oracle);
     hunt.result.first_failure = cx.report;
     hunt.result.first_failure_case = cx.corpus_json;
+    hunt.result.first_failure_decision = cx.decision;
   }
   return hunt.result;
 }

@@ -32,6 +32,7 @@
 //         - run: scripts/run test
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -149,6 +150,10 @@ struct MutantResult {
   std::string report;
   std::string replay_file;     // the file's name under --out
   std::string replay_content;  // a scenario or per-file corpus case
+  // The counterexample as data, for the HTML report: an explorer kill's shrunk run, a per-file
+  // kill's decision finding.
+  std::shared_ptr<const JudgedRun> shrunk = {};
+  std::optional<DecisionFinding> decision = {};
 
   bool killed() const { return killed_by != MutantKill::Survived; }
 };
@@ -169,6 +174,7 @@ struct PhaseTiming {
 
 struct GateReport {
   uint64_t seed = 0;
+  std::string command;  // the command line that replays this run, when the caller knows it
   Shard shard;
   std::vector<CorpusFileResult> corpus;
   PerFileResult per_file;

@@ -172,6 +172,7 @@ std::string gate_summary_text(const GateReport& r) {
 nlohmann::json gate_report_json(const GateReport& r) {
   nlohmann::json j;
   j["seed"] = r.seed;
+  if (!r.command.empty()) j["command"] = r.command;
   j["shard"] = {{"index", r.shard.index}, {"count", r.shard.count}};
   j["seconds"] = r.seconds;
   j["outcome"] = r.outcome() == GateOutcome::Pass ? "pass" : "fail";

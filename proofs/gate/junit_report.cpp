@@ -3,30 +3,11 @@
 #include <sstream>
 #include <vector>
 
+#include "proofs/gate/markup.h"
+
 namespace skipsound {
 
 namespace {
-
-std::string escape_xml(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default:
-        // XML 1.0 forbids most control characters even when escaped.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') {
-          out += '?';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
 
 struct TestCase {
   std::string name;
@@ -42,16 +23,16 @@ void write_suite(std::ostringstream& out, const std::string& suite, const std::v
     failures += c.failure.empty() ? 0 : 1;
     seconds += c.seconds;
   }
-  out << "  <testsuite name=\"" << escape_xml(suite) << "\" tests=\"" << cases.size() << "\" failures=\""
+  out << "  <testsuite name=\"" << escape_markup(suite) << "\" tests=\"" << cases.size() << "\" failures=\""
       << failures << "\" time=\"" << seconds << "\">\n";
   for (const TestCase& c : cases) {
-    out << "    <testcase classname=\"skipsound.gate." << escape_xml(suite) << "\" name=\"" << escape_xml(c.name)
+    out << "    <testcase classname=\"skipsound.gate." << escape_markup(suite) << "\" name=\"" << escape_markup(c.name)
         << "\" time=\"" << c.seconds << "\"";
     if (c.failure.empty()) {
       out << "/>\n";
       continue;
     }
-    out << ">\n      <failure message=\"" << escape_xml(c.failure) << "\">" << escape_xml(c.details)
+    out << ">\n      <failure message=\"" << escape_markup(c.failure) << "\">" << escape_markup(c.details)
         << "</failure>\n    </testcase>\n";
   }
   out << "  </testsuite>\n";

@@ -142,6 +142,7 @@ MutantResult hunt_with_explorer(Mutant mutant, const GateOptions& o, const GateB
       r.report = c.finding->report;
       r.replay_file = std::string("mutant-") + mutant_name(mutant) + ".scn";
       r.replay_content = c.finding->scenario_text;
+      r.shrunk = c.finding->shrunk;
     }
   }
   r.seconds = clock.seconds();
@@ -170,6 +171,7 @@ MutantResult hunt_with_per_file_cases(Mutant mutant, const GateOptions& o, const
   r.report = cx.report;
   r.replay_file = std::string("mutant-") + mutant_name(mutant) + ".json";
   r.replay_content = cx.corpus_json;
+  r.decision = cx.decision;
   return r;
 }
 

@@ -250,6 +250,8 @@ ReplayResult replay_corpus_case(const CorpusCase& c, smt::Oracle& oracle, const 
   os << "\nexpected " << expected << ", got " << replay_verdicts_text(result.check.outcome, stats_inconsistent, log_differs)
      << (as_expected ? ": as expected\n" : ": DIFFERS\n");
   result.report = os.str();
+  result.decision = DecisionFinding{decision_headline(result.check.outcome), c.table, file_case.file, c.predicate,
+                                    result.check, origin};
   return result;
 }
 

@@ -89,6 +89,7 @@ void save_corpus_case(const CorpusCase& c, const std::string& path);
 enum class ReplayMatch { AsExpected, Differs };
 struct ReplayResult {
   DecisionCheck check;
+  DecisionFinding decision;  // the same decision with the case it judged, for the HTML report
   StatsAudit audit;
   LogReadBack log;
   ReplayMatch match = ReplayMatch::AsExpected;

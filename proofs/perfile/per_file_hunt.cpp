@@ -166,6 +166,10 @@ PerFileCounterexample shrink_file_case(uint64_t seed, Mutant mutant, bool interv
   // reproduces under its mutant and is gone once the writer is fixed.
   corpus.stats_recipe = recipe_of(c.table, c.file, mutant);
   out.corpus_json = dump_json(corpus_case_to_json(corpus), 2) + "\n";
+  if (check.first_finding) {
+    out.decision = DecisionFinding{decision_headline(check.decisions[shown].outcome), c.table, c.file,
+                                   c.predicates[shown], check.decisions[shown], origin};
+  }
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include "model/mutants/mutant.h"
 #include "proofs/oracles/cross_check.h"
 #include "proofs/common/gate_progress.h"
+#include "proofs/perfile/per_file_properties.h"
 #include "smt/oracle.h"
 
 namespace skipsound {
@@ -26,6 +27,7 @@ struct PerFileResult {
   size_t failing_cases = 0;
   std::string first_failure;  // Alive2-style report of the first failing case
   std::string first_failure_case;  // its replayable corpus case (proofs/perfile/corpus.h), for --out
+  std::optional<DecisionFinding> first_failure_decision;  // its decision finding, when it has one
   double seconds = 0;
   std::optional<double> first_failure_seconds;  // from the phase's start to the chunk holding the first failing case
   smt::OracleCounters oracle;  // who answered the per-file queries
@@ -55,6 +57,7 @@ struct PerFileCounterexample {
   std::string headline;
   std::string report;
   std::string corpus_json;
+  std::optional<DecisionFinding> decision;  // the shrunk case's decision finding, when it has one
 };
 
 PerFileCounterexample shrink_file_case(uint64_t seed, Mutant mutant, bool intervals);

@@ -115,7 +115,9 @@ void render_trace(std::ostream& os, const SkipTrace& t, int depth) {
   for (const SkipTrace& child : t.children) render_trace(os, child, depth + 1);
 }
 
-std::string headline(DecisionOutcome o) {
+}  // namespace
+
+std::string decision_headline(DecisionOutcome o) {
   switch (o) {
     case DecisionOutcome::UnsoundSkip:
       return "ERROR: unsound skip: the file was skipped, but a live row makes the predicate TRUE";
@@ -130,7 +132,6 @@ std::string headline(DecisionOutcome o) {
   }
 }
 
-}  // namespace
 
 std::string StatsAudit::render() const {
   if (mismatches.empty()) return "stats consistent with the rows\n";
@@ -287,7 +288,7 @@ std::string render_finding(const TableShape& table, const GeneratedFile& file, c
                            const DecisionCheck& check, const FindingOrigin& origin) {
   const Schema& schema = table.schema;
   std::ostringstream os;
-  os << headline(check.outcome) << "\n\n";
+  os << decision_headline(check.outcome) << "\n\n";
   os << "Predicate:\n    " << to_sql(predicate) << "\n";
   os << "Schema:\n    " << schema.to_json().dump() << "\n";
   os << "File stats (" << generators::stats_history_name(file.history) << ", DV cardinality "

@@ -108,6 +108,18 @@ struct FindingOrigin {
   std::string replay_command;  // e.g. "skipsound replay tests/corpus/files/x.json"
 };
 
+// A decision finding with everything render_finding shows, as data (the HTML report draws it).
+struct DecisionFinding {
+  std::string headline;  // render_finding's first line
+  generators::TableShape table;
+  generators::GeneratedFile file;
+  ExprPtr predicate;
+  DecisionCheck check;
+  FindingOrigin origin;
+};
+// The headline of a decision outcome: "UNSOUND SKIP: ..." as render_finding's first line.
+std::string decision_headline(DecisionOutcome outcome);
+
 std::string render_finding(const generators::TableShape& table, const generators::GeneratedFile& file,
                            const ExprPtr& predicate, const DecisionCheck& check, const FindingOrigin& origin);
 

@@ -40,30 +40,7 @@ std::string list(const std::vector<std::string>& items) {
   return text.empty() ? "none" : text;
 }
 
-std::string reads_text(const ReadSet& reads) {
-  std::vector<std::string> predicates;
-  for (const ExprPtr& p : reads.predicates) predicates.push_back(p ? to_sql(p) : "TRUE");
-  std::string text = "predicates [" + list(predicates) + "], files [" + list(reads.files) + "]";
-  if (reads.whole_table) text += ", whole table";
-  return text;
-}
 
-std::string writes_text(const Commit& commit) {
-  std::vector<std::string> actions;
-  for (const FileRemoval& r : commit.removes) {
-    actions.push_back("remove " + r.path + (r.deleted.empty() ? "" : " (with DV)"));
-  }
-  for (const TableFile& a : commit.adds) {
-    actions.push_back("add " + a.path + " (" + std::to_string(a.live_count()) + " live rows" +
-                      (a.deleted.empty() ? "" : ", DV of " + std::to_string(a.deleted.size())) +
-                      (a.stats ? "" : ", no stats") + (a.data_change ? "" : ", dataChange=false") +
-                      ")");
-  }
-  std::string text = list(actions);
-  text += "; commitInfo " + commit.info.operation.value_or("?") +
-          " isBlindAppend=" + (commit.is_blind_append() ? "true" : "false");
-  return text;
-}
 
 void print_table(std::ostringstream& out, const Table& table) {
   out << "initial table (version " << table.version() << ", "
@@ -183,6 +160,31 @@ void print_verdict(std::ostringstream& out, const Scenario& scenario, const Scen
 }
 
 }  // namespace
+
+std::string reads_text(const ReadSet& reads) {
+  std::vector<std::string> predicates;
+  for (const ExprPtr& p : reads.predicates) predicates.push_back(p ? to_sql(p) : "TRUE");
+  std::string text = "predicates [" + list(predicates) + "], files [" + list(reads.files) + "]";
+  if (reads.whole_table) text += ", whole table";
+  return text;
+}
+
+std::string writes_text(const Commit& commit) {
+  std::vector<std::string> actions;
+  for (const FileRemoval& r : commit.removes) {
+    actions.push_back("remove " + r.path + (r.deleted.empty() ? "" : " (with DV)"));
+  }
+  for (const TableFile& a : commit.adds) {
+    actions.push_back("add " + a.path + " (" + std::to_string(a.live_count()) + " live rows" +
+                      (a.deleted.empty() ? "" : ", DV of " + std::to_string(a.deleted.size())) +
+                      (a.stats ? "" : ", no stats") + (a.data_change ? "" : ", dataChange=false") +
+                      ")");
+  }
+  std::string text = list(actions);
+  text += "; commitInfo " + commit.info.operation.value_or("?") +
+          " isBlindAppend=" + (commit.is_blind_append() ? "true" : "false");
+  return text;
+}
 
 std::string render_report(const Scenario& scenario, const ScenarioRun& run) {
   std::ostringstream out;
@@ -341,7 +343,16 @@ nlohmann::json report_json(const Scenario& scenario, const ScenarioRun& run) {
   }
   nlohmann::json findings = nlohmann::json::array();
   for (const RunFinding& f : run.findings) {
-    findings.push_back({{"headline", f.headline}, {"detail", f.detail}, {"expected", f.expected}});
+    nlohmann::json finding{{"headline", f.headline}, {"detail", f.detail}, {"expected", f.expected}};
+    if (const auto& e = f.exclusion) {
+      finding["should_have_kept"] = {{"loser", run.transactions[e->loser].name},
+                                     {"winner", run.transactions[e->winner].name},
+                                     {"path", e->path},
+                                     {"read", e->read},
+                                     {"witness", e->witness ? row_to_json(*e->witness, scenario.table.schema()) : nlohmann::json()},
+                                     {"witness_source", e->witness_source}};
+    }
+    findings.push_back(std::move(finding));
   }
   return {{"scenario", scenario.source},
           {"conflict_data_skipping", scenario.options.conflict_data_skipping},

@@ -10,6 +10,11 @@
 
 namespace skipsound {
 
+// "predicates [x > 10], files [f0, f1]" (", whole table" when it read everything).
+std::string reads_text(const ReadSet& reads);
+// "add T1-1 (2 live rows), remove f0; commitInfo UPDATE isBlindAppend=false".
+std::string writes_text(const Commit& commit);
+
 // The text report; its last line is the summary (summary_line).
 std::string render_report(const Scenario& scenario, const ScenarioRun& run);
 // "summary: 3 transactions, 1 history step: 2 committed, 1 aborted (1 false conflict), 0 unsound;

@@ -101,12 +101,26 @@ Scenario parse_scenario(std::string_view text, const std::string& source,
                         std::optional<Mutant> mutant = std::nullopt);
 Scenario load_scenario(const std::string& path, std::optional<Mutant> mutant = std::nullopt);
 
+// A winner's added file that a conflict check excluded although a row it holds (a live row) or
+// may hold (the oracle's witness) matches one of the loser's reads: the file it should have kept.
+struct WrongExclusion {
+  size_t loser = 0;   // transaction indexes
+  size_t winner = 0;
+  std::string path;
+  std::string read;              // the read the witness matches, as SQL
+  std::optional<Row> witness;    // none when the oracle calls the file's stats impossible
+  std::string witness_source;    // "live row 2 of T1-1", "Z3"
+};
+
 // A finding of a judged run, as proofs/explorer/explorer.h judge_run reports it.
 struct RunFinding {
   std::string headline;  // "UNJUSTIFIED SKIP: T1's check against T2 excluded T2-1, but Z3 finds ..."
   std::string detail;    // for a skip: the read, the filter's reason and the oracle's answer
   std::optional<size_t> transaction;  // whose verdict it is (a missed conflict, a wrong result)
   bool expected = false;              // the file expects it (Scenario::findings, an `expect T:` line)
+  // An unjustified skip's file; for a missed conflict, an excluded file holding a live row one of
+  // the loser's reads matches (none when the conflict was missed elsewhere).
+  std::optional<WrongExclusion> exclusion = {};
 };
 
 struct ScenarioRun {

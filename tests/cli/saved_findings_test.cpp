@@ -93,8 +93,7 @@ TEST(SavedFindings, EveryKindTheGateWritesFailsUnderItsMutantAndPassesWithout) {
   const fs::path out = scratch.path() / "out";
   fs::create_directories(corpus);
   const test::ProcessOutcome gate = test::run_skipsound(
-      "gate --skip-proofs --exhaustive 0 --cross-check none --threads 2 --budget 200 --category value-moving"
-      " --corpus '" + corpus.string() + "' --out '" + out.string() + "'"
+      test::small_gate_arguments(corpus.string()) + " --out '" + out.string() + "'"
       " --mutant append-suppression --mutant snapshot-ignores-datachange --mutant le-as-lt"
       " --mutant skip-missing-stats --mutant absent-leaf-nullcount-zero --mutant string-max-plain-prefix"
       " --mutant remove-ignores-dv",

@@ -28,4 +28,12 @@ inline ProcessOutcome run_skipsound(const std::string& arguments, const std::str
   return outcome;
 }
 
+// The gate narrowed to seconds for a CLI test: no rule proofs, no exhaustive phase, no second
+// solver, 200 trials of value-moving worlds, and `empty_corpus` (an empty folder) as its corpus;
+// the caller adds the mutants and the outputs.
+inline std::string small_gate_arguments(const std::string& empty_corpus) {
+  return "gate --skip-proofs --exhaustive 0 --cross-check none --threads 2 --budget 200 --category value-moving"
+         " --corpus '" + empty_corpus + "'";
+}
+
 }  // namespace skipsound::test
