@@ -30,6 +30,7 @@ struct EngineGateArguments {
   double timeout = 60;
   std::string keep_tables;
   std::string out;
+  size_t shrink_trials = 200;
 };
 
 const std::filesystem::path kDeltaRsDriver = std::filesystem::path(SKIPSOUND_ENGINES_DIR) / "delta_rs" / "driver.py";
@@ -56,7 +57,10 @@ void write_findings(const engines::EngineGateResult& result, const std::filesyst
     std::string stem = std::string(engines::engine_finding_name(f.finding.kind)) + "-" +
                        generators::world_category_name(f.category) + "-" + std::to_string(f.index);
     for (char& c : stem) c = c == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    write_text(dir / (stem + ".scn"), "# " + f.finding.headline.substr(0, f.finding.headline.find('\n')) + "\n" + f.scenario_text);
+    const std::string shrunk = f.shrink_steps == 0 ? "as found" : "shrunk through the engine in " + std::to_string(f.shrink_steps) + " steps";
+    write_text(dir / (stem + ".scn"), "# " + f.finding.headline.substr(0, f.finding.headline.find('\n')) + "\n# " +
+                                          result.engine + ", " + shrunk + "; replay: skipsound scenario FILE\n" +
+                                          f.scenario_text);
     write_text(dir / (stem + ".json"), f.request.dump(1) + "\n");
     write_text(dir / (stem + ".py"), engines::python_reproduction(f, driver_source, result.engine));
   }
@@ -79,6 +83,7 @@ int run(const EngineGateArguments& a) {
   }
   options.driver.deadline_ms = static_cast<int>(a.timeout * 1000);
   if (!a.keep_tables.empty()) options.keep_tables = a.keep_tables;
+  if (!a.out.empty()) options.shrink_trial_limit = a.shrink_trials;  // the findings written are shrunk
   std::cout << "skipsound engine-gate: " << a.engine << ", seed " << a.seed << " (replay with --seed " << a.seed
             << "), " << a.trials << " trials per category" << std::endl;
   const engines::EngineGateResult result = engines::run_engine_gate(options);
@@ -107,6 +112,9 @@ void add_engine_gate_command(CLI::App& app, int& exit_code) {
   command->add_option("--out", arguments->out,
                       "write each finding here: the world (.scn), the driver's request (.json) and a Python "
                       "reproduction using deltalake and pyarrow alone (.py)");
+  command->add_option("--shrink-trials", arguments->shrink_trials,
+                      "with --out: candidate worlds each shrinking stage runs through the engine per finding "
+                      "(default 200; 0: write the findings unshrunk)");
   command->callback([arguments, &exit_code] { exit_code = run(*arguments); });
 }
 

@@ -26,6 +26,9 @@ struct EngineGateOptions {
   DriverCommand driver;
   // Where the tables are written and kept; none: a scratch folder removed at the end.
   std::optional<std::filesystem::path> keep_tables;
+  // Candidate worlds tried in each stage of shrinking a finding through the engine (one per
+  // finding kind of a trial); 0: findings are reported as found.
+  size_t shrink_trial_limit = 0;
 };
 
 // Decisions on the same attempts: the engine's, and skipsound's checker's on the model's run.
@@ -59,6 +62,7 @@ struct EngineTrialFinding {
   EngineFinding finding;
   std::string scenario_text;  // the world, replayable with `skipsound scenario`
   nlohmann::json request;     // the driver's request, as sent
+  size_t shrink_steps = 0;    // the world and request are the shrunk ones when this is not 0
 };
 
 struct EngineGateResult {

@@ -71,9 +71,34 @@ TEST_F(EngineGate, AMaxBelowARowIsUnsoundStats) {
   EXPECT_NE(r.findings[0].finding.headline.find("exclude its row"), std::string::npos) << r.findings[0].finding.headline;
 }
 
-TEST_F(EngineGate, AFailedAttemptIsAnEngineError) {
-  const EngineGateResult r = run("engine-error", {WorldCategory::Disjoint}, 4);
-  EXPECT_EQ(count(r, EngineFindingKind::EngineError), r.categories[0].second.ran) << render_engine_gate(r);
+// An engine exception that is not a conflict, and a driver that cannot run the world at all.
+TEST_F(EngineGate, AFailedAttemptOrADriverExceptionIsAnEngineError) {
+  for (const std::string fault : {"engine-error", "driver-exception"}) {
+    const EngineGateResult r = run(fault, {WorldCategory::Disjoint}, 4);
+    EXPECT_GT(r.categories[0].second.ran, 0u) << fault;
+    EXPECT_EQ(count(r, EngineFindingKind::EngineError), r.categories[0].second.ran) << fault << render_engine_gate(r);
+  }
+}
+
+// Shrinking through the engine: every candidate world runs in the (faulty) driver, and the fault
+// needs a first file of two rows, so the smallest world that keeps the finding has one
+// transaction and one file of exactly two rows.
+TEST_F(EngineGate, AFindingShrinksThroughTheEngineToTheSmallestWorldThatKeepsIt) {
+  EngineGateOptions options;
+  options.seed = 7;
+  options.categories = {WorldCategory::Overlapping};
+  options.trials_per_category = 3;
+  options.driver = driver("wrong-stat-of-two");
+  options.shrink_trial_limit = 60;
+  const EngineGateResult r = run_engine_gate(options);
+  const auto stats = std::find_if(r.findings.begin(), r.findings.end(), [](const EngineTrialFinding& f) {
+    return f.finding.kind == EngineFindingKind::UnsoundStats;
+  });
+  ASSERT_NE(stats, r.findings.end()) << render_engine_gate(r);
+  EXPECT_GT(stats->shrink_steps, 0u);  // every world has two transactions or more
+  EXPECT_EQ(stats->request["files"].size(), 1u) << stats->scenario_text;
+  EXPECT_EQ(stats->request["files"][0].size(), 2u) << stats->scenario_text;
+  EXPECT_EQ(stats->request["transactions"].size(), 1u) << stats->scenario_text;
 }
 
 TEST_F(EngineGate, AListingTheLogLacksIsALogFinding) {
