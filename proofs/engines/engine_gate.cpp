@@ -62,6 +62,29 @@ std::vector<std::string> adapt_for_delta_rs(generators::World& world) {
     adapted.push_back(deleted_rows ? "deletion vectors off, the initial files' deleted rows left out (delta-rs writes no DVs)"
                                    : "deletion vectors off (delta-rs writes none)");
   }
+  // delta-rs's API records no read besides its operation's own predicate: a SELECT beside a
+  // write, or a whole-table read, is left out (the transaction's write and its own read stay).
+  bool reads_left_out = false;
+  for (generators::WorldTransaction& t : world.transactions) {
+    const auto is_select = [](const std::string& op) { return op.starts_with("SELECT "); };
+    const bool writes = !std::all_of(t.operations.begin(), t.operations.end(), is_select);
+    const bool selects_left_out = writes && std::erase_if(t.operations, is_select) > 0;
+    reads_left_out = reads_left_out || selects_left_out || t.whole_table_read;
+    t.whole_table_read = false;
+  }
+  // delta-rs's optimize.compact compacts every file: an OPTIMIZE that clusters or names its files
+  // runs as that compaction (still a dataChange=false rewrite racing the others).
+  bool optimize_compacts = false;
+  for (generators::WorldTransaction& t : world.transactions) {
+    for (std::string& op : t.operations) {
+      if (op.starts_with("OPTIMIZE ")) {
+        op = "OPTIMIZE";
+        optimize_compacts = true;
+      }
+    }
+  }
+  if (optimize_compacts) adapted.push_back("an OPTIMIZE CLUSTER BY or FILES run as a compaction of every file");
+  if (reads_left_out) adapted.push_back("a SELECT or a whole-table read beside the write left out (delta-rs records no other read)");
   const bool files_without_stats = std::any_of(world.files.begin(), world.files.end(),
                                                [](const generators::WorldFile& f) { return !f.has_stats; });
   const bool writers_without_stats = std::any_of(world.transactions.begin(), world.transactions.end(),

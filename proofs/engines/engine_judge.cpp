@@ -182,6 +182,19 @@ Commit logged_commit(const std::string& dir, int64_t version, const Table& after
   return c;
 }
 
+// The transaction's operations, each RESTORE given the live files of its target version as
+// skipsound's reader read the engine's log there (docs/semantics.md §10.8).
+std::vector<Operation> restored_files(const ScenarioTransaction& txn, const std::vector<int64_t>& world_versions,
+                                      const VersionedTables& tables) {
+  std::vector<Operation> operations = txn.operations;
+  for (const auto& [at, version] : txn.restore_versions) {
+    const Table* target = static_cast<size_t>(version) < world_versions.size() ? tables.at(world_versions[version]) : nullptr;
+    if (!target) throw MalformedResponse{txn.name + " restores world version " + std::to_string(version) + ", which the engine never wrote"};
+    operations[at].restore_to = target->files();
+  }
+  return operations;
+}
+
 json allowed_tables(const SerialVerdict& v, const Schema& schema) {
   json tables = json::array();
   for (const SerialOutcome& o : v.allowed) {
@@ -215,6 +228,9 @@ void judge(const Scenario& scenario, const WorldRequest& world, const json& resp
   // The version each attempt read and the version it left (equal for an abort, a failure or an
   // operation that wrote nothing).
   std::vector<std::pair<int64_t, int64_t>> spans;
+  // The engine's version of each world version (the table after k committed attempts), as the
+  // driver maps a RESTORE's target.
+  std::vector<int64_t> world_versions{latest};
   for (size_t i = 0; i < attempts.size(); ++i) {
     const json& a = attempts[i];
     if (field(a, "outcome").get<std::string>() == "unsupported") {
@@ -233,6 +249,7 @@ void judge(const Scenario& scenario, const WorldRequest& world, const json& resp
     const int64_t read = field(a, "read_version").get<int64_t>();
     const int64_t before = latest;
     if (judged.outcome == EngineOutcome::Committed && !field(a, "version").is_null()) latest = a["version"].get<int64_t>();
+    if (judged.outcome == EngineOutcome::Committed) world_versions.push_back(latest);
     spans.push_back({read, before});
     out.attempts.push_back(judged);
   }
@@ -252,7 +269,8 @@ void judge(const Scenario& scenario, const WorldRequest& world, const json& resp
     if (!snapshot || !state_before || !state_after || a.outcome == EngineOutcome::Failed) return;  // a finding says why
     const ScenarioTransaction& st = scenario.transactions[a.transaction];
     try {
-      transactions[a.transaction] = run_transaction(st.name, *snapshot, st.operations, st.settings, EveryFilePlanner());
+      transactions[a.transaction] = run_transaction(st.name, *snapshot, restored_files(st, world_versions, tables),
+                                                    st.settings, EveryFilePlanner());
     } catch (const InputError& e) {
       out.unsupported = std::string("the model refuses the world: ") + e.what();
       return;
