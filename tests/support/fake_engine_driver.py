@@ -62,6 +62,8 @@ def lower_first_max_id(directory, min_rows=1):
         action = json.loads(line)
         if "add" in action and action["add"].get("stats"):
             stats = json.loads(action["add"]["stats"])
+            if "id" not in stats["maxValues"]:
+                continue  # written without column stats
             if stats["numRecords"] < min_rows:
                 break
             stats["maxValues"]["id"] -= 1

@@ -52,6 +52,24 @@ class EngineGate : public ::testing::Test {
     return run_engine_gate(options);
   }
 
+  // The finding's reproduction written to a scratch folder and run with the venv's python.
+  static ProcessOutput run_reproduction(const EngineTrialFinding& finding, const std::string& engine) {
+    std::ifstream driver_file(kSource / "engines" / "delta_rs" / "driver.py");
+    std::stringstream driver_source;
+    driver_source << driver_file.rdbuf();
+    const ScratchDirectory scratch("engine-repro");
+    std::ofstream(scratch.path() / "repro.py") << python_reproduction(finding, driver_source.str(), engine);
+    ProcessRequest request({(kVenv / "bin" / "python").string(), "-B", "repro.py"}, 120'000);
+    request.working_dir = scratch.path();
+    return run_process(request);
+  }
+
+  static const EngineTrialFinding* first(const EngineGateResult& r, EngineFindingKind kind) {
+    const auto it = std::find_if(r.findings.begin(), r.findings.end(),
+                                 [&](const EngineTrialFinding& f) { return f.finding.kind == kind; });
+    return it == r.findings.end() ? nullptr : &*it;
+  }
+
   static size_t count(const EngineGateResult& r, EngineFindingKind kind) {
     return static_cast<size_t>(std::count_if(r.findings.begin(), r.findings.end(),
                                              [&](const EngineTrialFinding& f) { return f.finding.kind == kind; }));
@@ -120,20 +138,29 @@ TEST_F(EngineGate, GarbageHangsAndDeathsAreEngineErrorsAndTheDriverRestarts) {
 // the loser's commit is checked, so the oracle's assertion holds and the file exits 0.
 TEST_F(EngineGate, AReproductionRunsTheWorldWithDeltalakeAlone) {
   const EngineGateResult r = run("no-conflict-check", {WorldCategory::ValueMoving}, 20);
-  const auto missed = std::find_if(r.findings.begin(), r.findings.end(), [](const EngineTrialFinding& f) {
-    return f.finding.kind == EngineFindingKind::MissedConflict;
-  });
-  ASSERT_NE(missed, r.findings.end());
-  std::ifstream driver_file(kSource / "engines" / "delta_rs" / "driver.py");
-  std::stringstream driver_source;
-  driver_source << driver_file.rdbuf();
-  const ScratchDirectory scratch("engine-repro");
-  std::ofstream(scratch.path() / "repro.py") << python_reproduction(*missed, driver_source.str(), r.engine);
-  ProcessRequest request({(kVenv / "bin" / "python").string(), "-B", "repro.py"}, 120'000);
-  request.working_dir = scratch.path();
-  const ProcessOutput ran = run_process(request);
+  const EngineTrialFinding* missed = first(r, EngineFindingKind::MissedConflict);
+  ASSERT_NE(missed, nullptr);
+  const ProcessOutput ran = run_reproduction(*missed, r.engine);
   EXPECT_EQ(ran.exit_status(), 0) << ran.text;
   EXPECT_NE(ran.text.find("no finding"), std::string::npos) << ran.text;
+}
+
+// The unsound-stats reproduction audits the stats itself: on the pinned deltalake, whose double
+// max leaves NaN out (engines/delta_rs/findings/nan_outside_max.py), value-moving trial 2 of
+// seed 1 writes such a file, and the Python audit fails on it.
+TEST_F(EngineGate, AnUnsoundStatsReproductionFailsOnTheStatsItAudits) {
+  EngineGateOptions options;
+  options.seed = 1;
+  options.categories = {WorldCategory::ValueMoving};
+  options.trials_per_category = 3;
+  options.driver = driver();
+  const EngineGateResult r = run_engine_gate(options);
+  const EngineTrialFinding* stats = first(r, EngineFindingKind::UnsoundStats);
+  ASSERT_NE(stats, nullptr) << render_engine_gate(r);
+  const ProcessOutput ran = run_reproduction(*stats, r.engine);
+  EXPECT_NE(ran.exit_status(), 0) << ran.text;
+  EXPECT_NE(ran.text.find("stats that exclude a row of their file"), std::string::npos) << ran.text;
+  EXPECT_NE(ran.text.find("above maxValues"), std::string::npos) << ran.text;
 }
 
 // The delta-rs smoke: the real pinned deltalake through every category, at least 50 judged
