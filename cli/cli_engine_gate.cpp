@@ -25,6 +25,7 @@ struct EngineGateArguments {
   std::string engine = "delta-rs";
   uint64_t seed = 1;
   size_t trials = 50;
+  size_t first_trial = 0;
   std::vector<std::string> categories;
   std::vector<std::string> driver;
   double timeout = 60;
@@ -71,6 +72,7 @@ int run(const EngineGateArguments& a) {
   engines::EngineGateOptions options;
   options.seed = a.seed;
   options.trials_per_category = a.trials;
+  options.first_trial = a.first_trial;
   for (const std::string& name : a.categories) {
     const auto category = generators::world_category_from_name(name);
     if (!category) throw InputError("--category: no category '" + name + "'");
@@ -102,6 +104,8 @@ void add_engine_gate_command(CLI::App& app, int& exit_code) {
   command->add_option("--engine", arguments->engine, "the engine: delta-rs (the deltalake package)");
   command->add_option("--seed", arguments->seed, "master seed (default 1; printed at start)");
   command->add_option("--trials", arguments->trials, "trials per category (default 50)")->check(CLI::Range(1, 1'000'000));
+  command->add_option("--first-trial", arguments->first_trial,
+                      "the first trial index of each category (default 0): slices of one run, or one trial again");
   command->add_option("--category", arguments->categories, "explorer categories to run (default all)");
   command->add_option("--driver", arguments->driver,
                       "the driver command and its arguments (default: the build folder's venv python with "

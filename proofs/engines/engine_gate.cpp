@@ -233,7 +233,7 @@ EngineGateResult run_engine_gate(const EngineGateOptions& options, const EngineP
       EngineCategoryStats stats;
       const auto category_started = Clock::now();
       for (size_t i = 0; i < options.trials_per_category; ++i) {
-        trials.run(category, i, stats);
+        trials.run(category, options.first_trial + i, stats);
         if (progress) progress(category, i + 1, options.trials_per_category);
       }
       stats.seconds = std::chrono::duration<double>(Clock::now() - category_started).count();

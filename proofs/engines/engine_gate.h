@@ -23,6 +23,7 @@ struct EngineGateOptions {
   uint64_t seed = 1;
   std::vector<generators::WorldCategory> categories;  // empty: every category
   size_t trials_per_category = 50;
+  size_t first_trial = 0;  // trial indexes first_trial .. first_trial + trials_per_category - 1 run
   DriverCommand driver;
   // Where the tables are written and kept; none: a scratch folder removed at the end.
   std::optional<std::filesystem::path> keep_tables;
