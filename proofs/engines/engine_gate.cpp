@@ -42,54 +42,71 @@ void count_sides(const EngineJudgement& engine, const Scenario& scenario, const 
   }
 }
 
-// What delta-rs cannot write, changed in the world for both sides (the engine and skipsound's
-// checker), only where the live rows stay the same; each change named, as the report counts it.
-std::vector<std::string> adapt_for_delta_rs(generators::World& world) {
-  std::vector<std::string> adapted;
-  if (world.deletion_vectors) {
-    // delta-rs writes no deletion vectors: DML runs copy-on-write. A file's rows an earlier DV
-    // delete marked are left out of it, so the table's live rows are the world's.
-    bool deleted_rows = false;
-    for (generators::WorldFile& f : world.files) {
-      for (auto r = f.deleted.rbegin(); r != f.deleted.rend(); ++r) {
-        f.rows.erase(f.rows.begin() + *r);
-        deleted_rows = true;
-      }
-      f.deleted.clear();
+// delta-rs writes no deletion vectors: DML runs copy-on-write. A file's rows an earlier DV delete
+// marked are left out of it, so the table's live rows are the world's. Whether any were.
+bool leave_out_deleted_rows(generators::World& world) {
+  bool deleted_rows = false;
+  for (generators::WorldFile& f : world.files) {
+    for (auto r = f.deleted.rbegin(); r != f.deleted.rend(); ++r) {
+      f.rows.erase(f.rows.begin() + *r);
+      deleted_rows = true;
     }
-    std::erase_if(world.files, [](const generators::WorldFile& f) { return f.rows.empty(); });
-    world.deletion_vectors = false;
-    adapted.push_back(deleted_rows ? "deletion vectors off, the initial files' deleted rows left out (delta-rs writes no DVs)"
-                                   : "deletion vectors off (delta-rs writes none)");
+    f.deleted.clear();
   }
-  // delta-rs's API records no read besides its operation's own predicate: a SELECT beside a
-  // write, or a whole-table read, is left out (the transaction's write and its own read stay).
-  bool reads_left_out = false;
+  std::erase_if(world.files, [](const generators::WorldFile& f) { return f.rows.empty(); });
+  world.deletion_vectors = false;
+  return deleted_rows;
+}
+
+// delta-rs's API records no read besides its operation's own predicate: a SELECT beside a write,
+// or a whole-table read, is left out (the write and its own read stay). Whether any was.
+bool leave_out_other_reads(generators::World& world) {
+  bool left_out = false;
   for (generators::WorldTransaction& t : world.transactions) {
     const auto is_select = [](const std::string& op) { return op.starts_with("SELECT "); };
     const bool writes = !std::all_of(t.operations.begin(), t.operations.end(), is_select);
     const bool selects_left_out = writes && std::erase_if(t.operations, is_select) > 0;
-    reads_left_out = reads_left_out || selects_left_out || t.whole_table_read;
+    left_out = left_out || selects_left_out || t.whole_table_read;
     t.whole_table_read = false;
   }
-  // delta-rs's optimize.compact compacts every file: an OPTIMIZE that clusters or names its files
-  // runs as that compaction (still a dataChange=false rewrite racing the others).
-  bool optimize_compacts = false;
+  return left_out;
+}
+
+// delta-rs's optimize.compact compacts every file: an OPTIMIZE that clusters or names its files
+// runs as that compaction (still a dataChange=false rewrite racing the others). Whether any did.
+bool compact_every_file(generators::World& world) {
+  bool changed = false;
   for (generators::WorldTransaction& t : world.transactions) {
     for (std::string& op : t.operations) {
-      if (op.starts_with("OPTIMIZE ")) {
-        op = "OPTIMIZE";
-        optimize_compacts = true;
-      }
+      if (!op.starts_with("OPTIMIZE ")) continue;
+      op = "OPTIMIZE";
+      changed = true;
     }
   }
-  if (optimize_compacts) adapted.push_back("an OPTIMIZE CLUSTER BY or FILES run as a compaction of every file");
-  if (reads_left_out) adapted.push_back("a SELECT or a whole-table read beside the write left out (delta-rs records no other read)");
-  const bool files_without_stats = std::any_of(world.files.begin(), world.files.end(),
-                                               [](const generators::WorldFile& f) { return !f.has_stats; });
-  const bool writers_without_stats = std::any_of(world.transactions.begin(), world.transactions.end(),
-                                                 [](const generators::WorldTransaction& t) { return t.no_stats; });
-  if (files_without_stats || writers_without_stats) {
+  return changed;
+}
+
+bool has_writes_without_stats(const generators::World& world) {
+  return std::any_of(world.files.begin(), world.files.end(), [](const generators::WorldFile& f) { return !f.has_stats; }) ||
+         std::any_of(world.transactions.begin(), world.transactions.end(),
+                     [](const generators::WorldTransaction& t) { return t.no_stats; });
+}
+
+// What delta-rs cannot write or record, changed in the world for both sides (the engine and
+// skipsound's checker) where the table's live rows and each transaction's write stay the same
+// (docs/engines.md, "Adapted worlds"); each change named, as the report counts it.
+std::vector<std::string> adapt_for_delta_rs(generators::World& world) {
+  std::vector<std::string> adapted;
+  if (world.deletion_vectors) {
+    adapted.push_back(leave_out_deleted_rows(world)
+                          ? "deletion vectors off, the initial files' deleted rows left out (delta-rs writes no DVs)"
+                          : "deletion vectors off (delta-rs writes none)");
+  }
+  if (leave_out_other_reads(world)) {
+    adapted.push_back("a SELECT or a whole-table read beside the write left out (delta-rs records no other read)");
+  }
+  if (compact_every_file(world)) adapted.push_back("an OPTIMIZE CLUSTER BY or FILES run as a compaction of every file");
+  if (has_writes_without_stats(world)) {
     adapted.push_back("files without stats written with parquet statistics off (delta-rs records numRecords alone)");
   }
   return adapted;
