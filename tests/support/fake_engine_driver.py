@@ -6,6 +6,8 @@
   wrong-stat         the first file's maxValues.id is one below its largest id
   wrong-stat-of-two  the same, only when that file holds two rows or more (a world that loses
                      rows loses the finding once its first file holds one: the shrinking test)
+  unchanged-update   every UPDATE sets each column to itself (as an engine whose UPDATE loses its
+                     SET would): the gate must report a wrong result
   engine-error       the first attempt is reported as failed with an engine error
   driver-exception   the driver answers every world with a driver_error (its own exception)
   extra-file         the driver lists a live file the log does not have
@@ -55,6 +57,13 @@ class UncheckedWorld(RealWorld):
             shutil.copy(commit_file(table, read + 1), commit_file(self.dir, DeltaTable(self.dir).version() + 1))
 
 
+class UnchangedUpdateWorld(RealWorld):
+    def run(self, handle, op, delta_version_of):
+        if op["kind"] == "update":
+            op = dict(op, set={column: column for column in op["set"]})
+        RealWorld.run(self, handle, op, delta_version_of)
+
+
 def lower_first_max_id(directory, min_rows=1):
     path = commit_file(directory, 0)
     lines = open(path).read().splitlines()
@@ -76,6 +85,8 @@ def lower_first_max_id(directory, min_rows=1):
 def main(mode):
     if mode == "no-conflict-check":
         driver.World = UncheckedWorld
+    if mode == "unchanged-update":
+        driver.World = UnchangedUpdateWorld
     for line in sys.stdin:
         request = json.loads(line)
         if mode == "garbage":

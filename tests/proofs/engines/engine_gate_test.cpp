@@ -82,6 +82,12 @@ TEST_F(EngineGate, ACommitWithoutConflictCheckIsAMissedConflict) {
   EXPECT_EQ(count(r, EngineFindingKind::EngineError), 0u) << render_engine_gate(r);
 }
 
+TEST_F(EngineGate, AnUpdateThatLosesItsSetIsAWrongResult) {
+  const EngineGateResult r = run("unchanged-update", {WorldCategory::ValueMoving}, 10);
+  EXPECT_GT(count(r, EngineFindingKind::WrongResult), 0u) << render_engine_gate(r);
+  EXPECT_EQ(count(r, EngineFindingKind::EngineError), 0u) << render_engine_gate(r);
+}
+
 TEST_F(EngineGate, AMaxBelowARowIsUnsoundStats) {
   const EngineGateResult r = run("wrong-stat", {WorldCategory::Disjoint}, 4);
   EXPECT_EQ(count(r, EngineFindingKind::UnsoundStats), r.categories[0].second.ran) << render_engine_gate(r);
