@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli/cli.h"
 #include "proofs/engines/engine_gate.h"
@@ -30,17 +29,11 @@ struct EngineGateArguments {
   double timeout = 60;
   std::string keep_tables;
   std::string out;
+  size_t scan_predicates = 4;
+  double cross_writer = 0;
 };
 
 const std::filesystem::path kDeltaRsDriver = std::filesystem::path(SKIPSOUND_ENGINES_DIR) / "delta_rs" / "driver.py";
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot read " + path.string());
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path);
@@ -51,7 +44,7 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 // Each finding as the world (a scenario file), the driver's request and a standalone reproduction.
 void write_findings(const engines::EngineGateResult& result, const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
-  const std::string driver_source = read_text(kDeltaRsDriver);
+  const std::string driver_source = engines::delta_rs_driver_source(SKIPSOUND_ENGINES_DIR);
   for (const engines::EngineTrialFinding& f : result.findings) {
     std::string stem = std::string(engines::engine_finding_name(f.finding.kind)) + "-" +
                        generators::world_category_name(f.category) + "-" + std::to_string(f.index);
@@ -79,6 +72,8 @@ int run(const EngineGateArguments& a) {
   }
   options.driver.deadline_ms = static_cast<int>(a.timeout * 1000);
   if (!a.keep_tables.empty()) options.keep_tables = a.keep_tables;
+  options.scan_predicates = a.scan_predicates;
+  options.cross_writer_share = a.cross_writer;
   std::cout << "skipsound engine-gate: " << a.engine << ", seed " << a.seed << " (replay with --seed " << a.seed
             << "), " << a.trials << " trials per category" << std::endl;
   const engines::EngineGateResult result = engines::run_engine_gate(options);
@@ -103,6 +98,13 @@ void add_engine_gate_command(CLI::App& app, int& exit_code) {
                       "engines/delta_rs/driver.py)");
   command->add_option("--timeout", arguments->timeout, "seconds a trial may take before the driver is killed (default 60)")
       ->check(CLI::Range(0.1, 3600.0));
+  command->add_option("--scan-predicates", arguments->scan_predicates,
+                      "read predicates judged at scan time on each world's final table (default 4; 0: no scans)")
+      ->check(CLI::Range(0, 1000));
+  command->add_option("--cross-writer", arguments->cross_writer,
+                      "share of trials whose first file and appends a foreign writer writes with Delta Spark's "
+                      "stats (0 to 1, default 0)")
+      ->check(CLI::Range(0.0, 1.0));
   command->add_option("--keep-tables", arguments->keep_tables, "write the tables into this folder and keep them");
   command->add_option("--out", arguments->out,
                       "write each finding here: the world (.scn), the driver's request (.json) and a Python "

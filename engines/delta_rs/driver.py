@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import deltalake
 from deltalake import CommitProperties, DeltaTable, write_deltalake
+from scan import commit_foreign_file, scan  # engines/delta_rs/scan.py
 
 ENGINE = "deltalake " + deltalake.__version__
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
@@ -80,6 +81,11 @@ class World:
         self.schema = pa.schema([pa.field(n, arrow_type(t)) for n, t in self.columns])
         self.partition_columns = request.get("partition_columns", [])
         self.configuration = request.get("configuration", {})
+        # Stats text of the files a foreign writer writes (docs/engines.md, "Cross-writer worlds"):
+        # initial files by index, appends by transaction name; and the paths they got.
+        self.foreign_files = request.get("foreign_files", {})
+        self.foreign_appends = request.get("foreign_appends", {})
+        self.foreign_paths = []
 
     def table(self, rows):
         data = {n: [value_in(r.get(n), t) for r in rows] for n, t in self.columns}
@@ -87,6 +93,8 @@ class World:
 
     def write_initial(self, files):
         """One append per file; a world without files gets an empty table (version 0)."""
+        if self.foreign_files:
+            return self.write_initial_with_foreign(files)
         if not files:
             DeltaTable.create(self.dir, schema=self.schema, partition_by=self.partition_columns or None,
                               configuration=self.configuration)
@@ -96,9 +104,23 @@ class World:
                             configuration=self.configuration if i == 0 else None)
         return DeltaTable(self.dir).version()
 
-    def run(self, handle, op):
+    def write_initial_with_foreign(self, files):
+        """The table made empty first, then one commit per file: delta-rs's append or a foreign add."""
+        DeltaTable.create(self.dir, schema=self.schema, configuration=self.configuration)
+        for i, rows in enumerate(files):
+            if str(i) in self.foreign_files:
+                self.foreign_paths.append(commit_foreign_file(DeltaTable(self.dir), self.dir, self.table(rows),
+                                                              self.foreign_files[str(i)], None))
+            else:
+                write_deltalake(self.dir, self.table(rows), mode="append")
+        return DeltaTable(self.dir).version()
+
+    def run(self, handle, op, name=None):
         kind = op["kind"]
-        if kind == "append":
+        if kind == "append" and name in self.foreign_appends:
+            self.foreign_paths.append(commit_foreign_file(handle, self.dir, self.table(op["rows"]),
+                                                          self.foreign_appends[name], ONE_CHECK))
+        elif kind == "append":
             write_deltalake(handle, self.table(op["rows"]), mode="append", commit_properties=ONE_CHECK)
         elif kind == "overwrite":
             write_deltalake(handle, self.table(op["rows"]), mode="overwrite", predicate=op["predicate"],
@@ -157,7 +179,7 @@ def execute(request):
         handle = DeltaTable(world.dir, version=read_version)
         out = {"transaction": attempt["transaction"], "read_version": read_version}
         try:
-            world.run(handle, txn["operation"])
+            world.run(handle, txn["operation"], txn["name"])
             latest = DeltaTable(world.dir).version()
             committed = latest > versions_by_world_version[-1]
             out.update(outcome="committed", version=latest if committed else None)
@@ -175,7 +197,7 @@ def execute(request):
     files = {p: {"rows": world.rows_of(p), "deleted": []} for p in every_path}
     finished = time.perf_counter()
     return {"engine": ENGINE, "dir": world.dir, "base_version": base, "attempts": attempts,
-            "versions": versions, "files": files,
+            "versions": versions, "files": files, "foreign": world.foreign_paths,
             "timings": {"setup": setup - started, "attempts": ran - setup, "read": finished - ran}}
 
 
@@ -186,7 +208,7 @@ def main():
         try:
             request = json.loads(line)
             try:
-                response = execute(request)
+                response = scan(request["scan"], arrow_type, value_in, value_out) if "scan" in request else execute(request)
             except Unsupported as e:
                 response = {"engine": ENGINE, "unsupported": str(e)}
             response["trial"] = request.get("trial")

@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <sstream>
 
 #include "model/values/input_error.h"
 #include "model/values/scratch_directory.h"
+#include "proofs/engines/engine_cross_writer.h"
+#include "proofs/engines/engine_scan.h"
 #include "proofs/explorer/explorer.h"
 
 namespace skipsound::engines {
@@ -87,6 +90,8 @@ class Trials {
     json request = translation.world->request;
     request["trial"] = name;
     request["dir"] = dir.string();
+    const uint64_t seed = trial_seed(options_.seed, category, index);
+    const size_t foreign = is_cross_writer_trial(seed, options_.cross_writer_share) ? add_foreign_writer(request, scenario) : 0;
     const DriverReply reply = driver_.exchange(request.dump());
     EngineJudgement judged;
     if (reply.failure != ExchangeFailure::None) {
@@ -102,6 +107,11 @@ class Trials {
     } else {
       ++stats.ran;
       count_sides(judged, scenario, own, stats);
+      if (foreign > 0) {
+        ++stats.cross_writer_worlds;
+        stats.foreign_files += foreign;
+      }
+      if (judged.final_table && options_.scan_predicates > 0) scan(judged, dir, seed, stats);
     }
     for (EngineFinding& f : judged.findings) {
       ++stats.findings[f.kind];
@@ -111,12 +121,25 @@ class Trials {
   }
 
  private:
+  // The scan step (engine_scan.h) on the world's final table; its findings join the trial's.
+  void scan(EngineJudgement& judged, const std::filesystem::path& dir, uint64_t seed, EngineCategoryStats& stats) {
+    ScanJudgement scanned = scan_final_table(driver_, *judged.final_table, judged.final_version, dir.string(), seed,
+                                             options_.scan_predicates);
+    stats.scan_file_decisions += scanned.file_decisions;
+    stats.scan_queries += scanned.queries;
+    for (const auto& [reason, n] : scanned.unsupported) stats.scan_unsupported[reason] += n;
+    for (EngineFinding& f : scanned.findings) judged.findings.push_back(std::move(f));
+  }
+
   const EngineGateOptions& options_;
   EngineGateResult& result_;
   DriverProcess driver_;
   std::optional<ScratchDirectory> scratch_;
   std::filesystem::path root_;
 };
+
+// The line of driver.py that imports scan.py: the reproduction has scan.py's text in its place.
+constexpr const char* kScanImport = "from scan import ";
 
 std::string fixed(double v, int digits) {
   char buf[32];
@@ -172,9 +195,22 @@ std::string render_engine_gate(const EngineGateResult& r) {
     for (const auto& [reason, n] : s.unsupported) unsupported[reason] += n;
     for (const auto& [rule, n] : s.stats_dialect) dialect[rule] += n;
   }
-  std::map<std::string, size_t> adapted;
+  std::map<std::string, size_t> adapted, scan_unsupported;
+  size_t scan_decisions = 0, scan_queries = 0, cross_writer_worlds = 0, foreign_files = 0;
   for (const auto& [category, s] : r.categories) {
     for (const auto& [how, n] : s.adapted) adapted[how] += n;
+    for (const auto& [reason, n] : s.scan_unsupported) scan_unsupported[reason] += n;
+    scan_decisions += s.scan_file_decisions;
+    scan_queries += s.scan_queries;
+    cross_writer_worlds += s.cross_writer_worlds;
+    foreign_files += s.foreign_files;
+  }
+  out << "scan time: " << scan_decisions << " (file, predicate) decisions and " << scan_queries
+      << " query results judged\n";
+  for (const auto& [reason, n] : scan_unsupported) out << "  scan unsupported: " << n << "  " << reason << "\n";
+  if (cross_writer_worlds > 0) {
+    out << "cross-writer: " << cross_writer_worlds << " judged worlds with " << foreign_files
+        << " files of a foreign writer (Delta Spark's stats)\n";
   }
   for (const auto& [how, n] : adapted) out << "adapted: " << n << " worlds with " << how << "\n";
   if (!dialect.empty()) {
@@ -193,6 +229,21 @@ std::string render_engine_gate(const EngineGateResult& r) {
       << fixed(r.seconds > 0 ? judged / r.seconds : 0, 2) << " judged trials/s), " << r.findings.size()
       << " findings, driver started " << r.driver_starts << " time(s)\n";
   return out.str();
+}
+
+std::string delta_rs_driver_source(const std::filesystem::path& engines_dir) {
+  const auto text = [](const std::filesystem::path& path) {
+    std::ifstream in(path);
+    if (!in) throw InputError("cannot read " + path.string());
+    std::stringstream all;
+    all << in.rdbuf();
+    return all.str();
+  };
+  const std::string scan = text(engines_dir / "delta_rs" / "scan.py");
+  std::string driver = text(engines_dir / "delta_rs" / "driver.py");
+  const size_t import = driver.find(kScanImport);
+  if (import != std::string::npos) driver.erase(import, driver.find('\n', import) + 1 - import);
+  return scan + "\n\n" + driver;
 }
 
 std::string python_reproduction(const EngineTrialFinding& f, const std::string& driver_source,
@@ -231,6 +282,21 @@ std::string python_reproduction(const EngineTrialFinding& f, const std::string& 
           << "    for path in v['files']:\n"
           << "        pass  # the stats of each add: see the finding's headline; they exclude a row of the file\n"
           << "raise AssertionError(" << json(f.finding.headline).dump() << ")\n";
+      break;
+    case EngineFindingKind::UnsoundSkip:
+    case EngineFindingKind::WrongQueryResult:
+      out << "SCAN = json.loads(" << json(f.finding.scan.dump()).dump() << ")\n"
+          << "answer = scan({'dir': REQUEST['dir'], 'version': SCAN['version'], 'predicates': [SCAN['predicate']]},\n"
+          << "              arrow_type, value_in, value_out)['scans'][0][SCAN['answer']]\n"
+          << "assert 'error' not in answer, 'delta-rs failed: ' + answer['error']\n";
+      if (f.finding.kind == EngineFindingKind::UnsoundSkip) {
+        out << "assert SCAN['file'] in answer['kept'], (SCAN['part'] + ' drop ' + SCAN['file'] + ' for '\n"
+            << "    + SCAN['predicate']['sql'] + ', yet its row ' + json.dumps(SCAN['row']) + ' matches')\n";
+      } else {
+        out << "assert canonical(answer['rows']) == canonical(SCAN['expected_rows']), ('the query for '\n"
+            << "    + SCAN['predicate']['sql'] + ' returns ' + json.dumps(answer['rows']) + ', not '\n"
+            << "    + json.dumps(SCAN['expected_rows']))\n";
+      }
       break;
     default: out << "print(json.dumps(result)[:2000])\n";
   }

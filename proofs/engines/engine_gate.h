@@ -26,6 +26,10 @@ struct EngineGateOptions {
   DriverCommand driver;
   // Where the tables are written and kept; none: a scratch folder removed at the end.
   std::optional<std::filesystem::path> keep_tables;
+  // Read predicates judged at scan time on each judged world's final table (engine_scan.h); 0: none.
+  size_t scan_predicates = 4;
+  // The share of trials that are cross-writer worlds (engine_cross_writer.h), in [0, 1].
+  double cross_writer_share = 0;
 };
 
 // Decisions on the same attempts: the engine's, and skipsound's checker's on the model's run.
@@ -49,6 +53,11 @@ struct EngineCategoryStats {
   size_t agreed = 0;    // of those, where both committed or both aborted
   std::map<EngineFindingKind, size_t> findings;
   std::map<std::string, size_t> stats_dialect;  // files whose sound stats break a Delta Spark writer rule, by rule
+  size_t scan_file_decisions = 0;  // (file, predicate) pairs judged at scan time
+  size_t scan_queries = 0;         // queries whose rows were compared with the model's
+  std::map<std::string, size_t> scan_unsupported;  // scan parts not run, by part and reason
+  size_t cross_writer_worlds = 0;  // judged worlds with files of a foreign writer
+  size_t foreign_files = 0;        // files the foreign writer wrote in them
   double seconds = 0;
   double judged_per_second() const { return seconds > 0 ? static_cast<double>(ran) / seconds : 0.0; }
 };
@@ -77,6 +86,10 @@ using EngineProgress = std::function<void(generators::WorldCategory, size_t, siz
 EngineGateResult run_engine_gate(const EngineGateOptions& options, const EngineProgress& progress = {});
 
 std::string render_engine_gate(const EngineGateResult& result);
+
+// engines/delta_rs's scan.py and driver.py as one Python text with no import of the other (what
+// python_reproduction embeds). Throws InputError when a file cannot be read.
+std::string delta_rs_driver_source(const std::filesystem::path& engines_dir);
 
 // A Python file that runs the finding's world with deltalake and pyarrow alone and asserts what
 // skipsound's oracle says must hold; `driver_source` is the driver's text (its execution code).

@@ -6,6 +6,9 @@
   wrong-stat         the first file's maxValues.id is one below its largest id
   engine-error       the first attempt is reported as failed with an engine error
   extra-file         the driver lists a live file the log does not have
+  scan-skip          at scan time the pyarrow fragments keep no file: a dropped file with a
+                     matching row must be reported as an unsound skip
+  scan-wrong-rows    at scan time each query that returns rows loses its last one
   garbage | hang | die   answers with no JSON, never answers, exits
 """
 import json
@@ -30,7 +33,7 @@ class UncheckedWorld(RealWorld):
     """Runs each operation on a private copy of the table cut back to the attempt's snapshot, then
     appends the commit that copy got to the real table as its next version."""
 
-    def run(self, handle, op):
+    def run(self, handle, op, name=None):
         read = handle.version()
         with tempfile.TemporaryDirectory() as copy:
             table = os.path.join(copy, "t")
@@ -40,7 +43,7 @@ class UncheckedWorld(RealWorld):
                     os.remove(os.path.join(table, "_delta_log", name))
             inner = RealWorld.__new__(RealWorld)
             inner.__dict__.update(self.__dict__, dir=table)
-            RealWorld.run(inner, DeltaTable(table), op)
+            RealWorld.run(inner, DeltaTable(table), op, name)
             if not os.path.exists(commit_file(table, read + 1)):
                 return
             for root, _, files in os.walk(table):
@@ -66,6 +69,16 @@ def lower_first_max_id(directory):
     open(path, "w").write("\n".join(lines) + "\n")
 
 
+def scan_answer(mode, request):
+    response = driver.scan(request, driver.arrow_type, driver.value_in, driver.value_out)
+    for answer in response["scans"]:
+        if mode == "scan-skip" and "kept" in answer["fragments"]:
+            answer["fragments"]["kept"] = []
+        if mode == "scan-wrong-rows" and answer["query"].get("rows"):
+            answer["query"]["rows"].pop()
+    return response
+
+
 def main(mode):
     if mode == "no-conflict-check":
         driver.World = UncheckedWorld
@@ -78,6 +91,9 @@ def main(mode):
             time.sleep(3600)
         if mode == "die":
             sys.exit(3)
+        if "scan" in request:
+            print(json.dumps(scan_answer(mode, request["scan"])), flush=True)
+            continue
         response = driver.execute(request)
         if mode == "wrong-stat":
             lower_first_max_id(request["dir"])

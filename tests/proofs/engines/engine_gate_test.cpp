@@ -81,6 +81,42 @@ TEST_F(EngineGate, AListingTheLogLacksIsALogFinding) {
   EXPECT_EQ(count(r, EngineFindingKind::Log), r.categories[0].second.ran) << render_engine_gate(r);
 }
 
+// Scan time (proofs/engines/engine_scan.h): a file dropped although a row of it matches, and a
+// query that loses a row, injected by the fake driver into delta-rs's real answers.
+TEST_F(EngineGate, AFragmentDroppedWithAMatchingRowIsAnUnsoundSkip) {
+  const EngineGateResult r = run("scan-skip", {WorldCategory::Disjoint}, 4);
+  EXPECT_GT(count(r, EngineFindingKind::UnsoundSkip), 0u) << render_engine_gate(r);
+  EXPECT_EQ(count(r, EngineFindingKind::EngineError), 0u) << render_engine_gate(r);
+  EXPECT_EQ(count(r, EngineFindingKind::WrongQueryResult), 0u) << render_engine_gate(r);
+  EXPECT_GT(r.categories[0].second.scan_file_decisions, 0u);
+  EXPECT_NE(render_engine_gate(r).find("ENGINE UNSOUND SKIP [disjoint trial"), std::string::npos);
+}
+
+TEST_F(EngineGate, AQueryLosingARowIsAWrongQueryResult) {
+  const EngineGateResult r = run("scan-wrong-rows", {WorldCategory::Disjoint}, 4);
+  EXPECT_GT(count(r, EngineFindingKind::WrongQueryResult), 0u) << render_engine_gate(r);
+  EXPECT_EQ(count(r, EngineFindingKind::UnsoundSkip), 0u) << render_engine_gate(r);
+  EXPECT_GT(r.categories[0].second.scan_queries, 0u);
+}
+
+// Cross-writer worlds: the first file and the appends carry Delta Spark's stats, written by the
+// driver with pyarrow; skipsound reads and audits them under that dialect without a finding.
+TEST_F(EngineGate, CrossWriterWorldsCommitForeignFilesAndAreJudged) {
+  EngineGateOptions options;
+  options.seed = 7;
+  options.categories = {WorldCategory::Disjoint};
+  options.trials_per_category = 6;
+  options.driver = driver();
+  options.cross_writer_share = 1;
+  const EngineGateResult r = run_engine_gate(options);
+  const EngineCategoryStats& s = r.categories[0].second;
+  EXPECT_GT(s.cross_writer_worlds, 0u) << render_engine_gate(r);
+  EXPECT_GE(s.foreign_files, s.cross_writer_worlds);
+  EXPECT_EQ(count(r, EngineFindingKind::EngineError), 0u) << render_engine_gate(r);
+  EXPECT_EQ(count(r, EngineFindingKind::Log), 0u) << render_engine_gate(r);
+  EXPECT_EQ(count(r, EngineFindingKind::UnsoundStats), 0u) << render_engine_gate(r);
+}
+
 // A broken driver costs one finding per trial and a restart, never a hang or a lost trial.
 TEST_F(EngineGate, GarbageHangsAndDeathsAreEngineErrorsAndTheDriverRestarts) {
   for (const std::string fault : {"garbage", "hang", "die"}) {
@@ -99,11 +135,8 @@ TEST_F(EngineGate, AReproductionRunsTheWorldWithDeltalakeAlone) {
     return f.finding.kind == EngineFindingKind::MissedConflict;
   });
   ASSERT_NE(missed, r.findings.end());
-  std::ifstream driver_file(kSource / "engines" / "delta_rs" / "driver.py");
-  std::stringstream driver_source;
-  driver_source << driver_file.rdbuf();
   const ScratchDirectory scratch("engine-repro");
-  std::ofstream(scratch.path() / "repro.py") << python_reproduction(*missed, driver_source.str(), r.engine);
+  std::ofstream(scratch.path() / "repro.py") << python_reproduction(*missed, delta_rs_driver_source(kSource / "engines"), r.engine);
   ProcessRequest request({(kVenv / "bin" / "python").string(), "-B", "repro.py"}, 120'000);
   request.working_dir = scratch.path();
   const ProcessOutput ran = run_process(request);

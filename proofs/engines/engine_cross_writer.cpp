@@ -1,0 +1,39 @@
+#include "proofs/engines/engine_cross_writer.h"
+
+#include "model/stats/stats_collection.h"
+
+namespace skipsound::engines {
+
+namespace {
+
+// Delta Spark's stats for these rows as the log's text (docs/semantics.md §4).
+std::string spark_stats_text(const std::vector<Row>& rows, const Table& table) {
+  return stats_to_json(collect_stats(rows, table.schema(), table.properties().stats), table.schema()).dump();
+}
+
+}  // namespace
+
+bool is_cross_writer_trial(uint64_t trial_seed, double share) {
+  constexpr uint64_t kSteps = 1000;
+  return static_cast<double>((trial_seed >> 7) % kSteps) < share * static_cast<double>(kSteps);
+}
+
+size_t add_foreign_writer(nlohmann::json& request, const Scenario& scenario) {
+  const Table& table = scenario.table;
+  if (!table.properties().partition_columns().empty()) return 0;
+  size_t files = 0;
+  request["foreign_files"] = nlohmann::json::object();
+  if (!table.files().empty()) {
+    request["foreign_files"]["0"] = spark_stats_text(*table.files()[0].rows, table);
+    ++files;
+  }
+  request["foreign_appends"] = nlohmann::json::object();
+  for (const ScenarioTransaction& txn : scenario.transactions) {
+    if (txn.operations.size() != 1 || txn.operations[0].kind != OperationKind::Insert) continue;
+    request["foreign_appends"][txn.name] = spark_stats_text(txn.operations[0].rows, table);
+    ++files;
+  }
+  return files;
+}
+
+}  // namespace skipsound::engines

@@ -1,0 +1,285 @@
+#include "proofs/engines/engine_scan.h"
+
+#include <algorithm>
+#include <set>
+
+#include "generators/predicate_gen.h"
+#include "model/sql/evaluator.h"
+#include "model/sql/printer.h"
+
+namespace skipsound::engines {
+
+namespace {
+
+using nlohmann::json;
+
+// Predicates of depth 0..2 (generators/predicate_gen.h: depth = size / 25): mostly forms the
+// engines' APIs take, with AND, OR and NOT over them.
+constexpr int kPredicateSize = 50;
+
+json column_form(const Expr& e, const Schema& schema) {
+  return {{"column", schema.leaves().at(static_cast<size_t>(e.leaf)).path.back()}};
+}
+
+json literal_form(const Value& v, const DataType& column_type) {
+  // A NULL literal takes its column's type: pyarrow has no typed NULL of its own here.
+  const DataType& type = v.is_null() ? column_type : v.type;
+  switch (type.kind) {
+    case TypeKind::Long: return {{"literal", value_to_driver(v)}, {"type", "long"}};
+    case TypeKind::Int: return {{"literal", value_to_driver(v)}, {"type", "int"}};
+    case TypeKind::Double: return {{"literal", value_to_driver(v)}, {"type", "double"}};
+    case TypeKind::String: return {{"literal", value_to_driver(v)}, {"type", "string"}};
+    case TypeKind::Date: return {{"literal", value_to_driver(v)}, {"type", "date"}};
+    case TypeKind::Timestamp: return {{"literal", value_to_driver(v)}, {"type", "timestamp"}};
+    case TypeKind::Boolean: return {{"literal", value_to_driver(v)}, {"type", "boolean"}};
+    case TypeKind::Decimal:
+      return {{"literal", value_to_driver(v)},
+              {"type", "decimal(" + std::to_string(type.precision) + "," + std::to_string(type.scale) + ")"}};
+    default: throw NotPyarrowExpressible{"a literal of type " + type_name(type)};
+  }
+}
+
+// An operand of a comparison: a column, or a literal typed as the other side's column.
+json operand_form(const ExprPtr& e, const ExprPtr& other, const Schema& schema) {
+  if (e->kind == ExprKind::Column) return column_form(*e, schema);
+  if (e->kind == ExprKind::Literal) return literal_form(e->literal, other->type);
+  throw NotPyarrowExpressible{"a comparison operand other than a column or a literal"};
+}
+
+json compare_form(CompareOp op, const ExprPtr& lhs, const ExprPtr& rhs, const Schema& schema) {
+  return {{"compare", compare_op_sql(op)},
+          {"operands", {operand_form(lhs, rhs, schema), operand_form(rhs, lhs, schema)}}};
+}
+
+json binary(const char* op, json lhs, json rhs) { return {{op, json::array({std::move(lhs), std::move(rhs)})}}; }
+
+// `a <=> b` never yields NULL: with a literal on one side it is `c IS NULL` (NULL literal) or
+// `c IS NOT NULL AND c = v`, which pyarrow evaluates alike.
+json null_safe_equal_form(const Expr& e, const Schema& schema) {
+  const bool literal_right = e.children[1]->kind == ExprKind::Literal;
+  const ExprPtr& column = literal_right ? e.children[0] : e.children[1];
+  const ExprPtr& literal = literal_right ? e.children[1] : e.children[0];
+  if (literal->kind != ExprKind::Literal || column->kind != ExprKind::Column) {
+    throw NotPyarrowExpressible{"<=> other than between a column and a literal"};
+  }
+  if (literal->literal.is_null()) return {{"is_null", column_form(*column, schema)}};
+  return binary("and", {{"is_not_null", column_form(*column, schema)}},
+                compare_form(CompareOp::Eq, column, literal, schema));
+}
+
+// `v IN (a, b)` as `v = a OR v = b`: the same three-valued answer (a NULL item makes a miss NULL).
+json in_form(const Expr& e, const Schema& schema) {
+  json out;
+  for (size_t i = 1; i < e.children.size(); ++i) {
+    json equal = compare_form(CompareOp::Eq, e.children[0], e.children[i], schema);
+    out = out.is_null() ? equal : binary("or", std::move(out), std::move(equal));
+  }
+  if (out.is_null()) throw NotPyarrowExpressible{"an empty IN list"};
+  return out;
+}
+
+// `LIKE 'abc%'` (no other wildcard, no escape) is a prefix test.
+json like_form(const Expr& e, const Schema& schema) {
+  const ExprPtr& pattern = e.children[1];
+  if (e.children.size() != 2 || e.children[0]->kind != ExprKind::Column || pattern->kind != ExprKind::Literal ||
+      pattern->literal.is_null()) {
+    throw NotPyarrowExpressible{"LIKE other than a column and a pattern"};
+  }
+  const std::string& text = pattern->literal.as_string();
+  const std::string prefix = text.empty() ? text : text.substr(0, text.size() - 1);
+  if (text.empty() || text.back() != '%' || prefix.find_first_of("%_\\") != std::string::npos) {
+    throw NotPyarrowExpressible{"LIKE other than a prefix ('abc%')"};
+  }
+  return {{"starts_with", column_form(*e.children[0], schema)}, {"prefix", prefix}};
+}
+
+std::string canonical(const Row& row, const Schema& schema) { return row_to_driver(row, schema).dump(); }
+
+// Judges one answer of kept files: every live file it leaves out must hold no matching row.
+// `key` names the answer ("fragments", "pruned"), `part` says it in a headline.
+void judge_kept(const Table& table, const ScanPredicate& p, const char* key, const char* part, const json& answer,
+                ScanJudgement& out, int64_t version) {
+  if (answer.contains("unsupported")) {
+    ++out.unsupported[std::string(part) + ": " + answer["unsupported"].get<std::string>()];
+    return;
+  }
+  if (answer.contains("error")) {
+    out.findings.push_back(engine_finding(EngineFindingKind::EngineError, std::string(part) + " for `" + p.sql +
+                                                                              "` failed: " + answer["error"].get<std::string>()));
+    return;
+  }
+  const std::vector<std::string> kept_list = answer.at("kept").get<std::vector<std::string>>();
+  const std::set<std::string> kept(kept_list.begin(), kept_list.end());
+  for (const std::string& path : kept) {
+    if (!table.find_file(path)) {
+      out.findings.push_back(engine_finding(EngineFindingKind::EngineError, std::string(part) + " for `" + p.sql +
+                                                                                "` keeps " + path + ", not a live file"));
+      return;
+    }
+  }
+  for (const TableFile& file : table.files()) {
+    ++out.file_decisions;
+    if (kept.count(file.path)) continue;
+    for (const Row& row : file.live_rows()) {
+      if (evaluate(*p.bound, row) != Truth::True) continue;
+      EngineFinding f = engine_finding(EngineFindingKind::UnsoundSkip,
+                                       std::string(part) + " drops " + file.path + " for `" + p.sql +
+                                           "`, yet its row " + canonical(row, table.schema()) + " matches");
+      f.scan = {{"version", version}, {"predicate", {{"sql", p.sql}, {"pyarrow", p.pyarrow}}}, {"part", part},
+                {"answer", key}, {"file", file.path}, {"row", row_to_driver(row, table.schema())}};
+      out.findings.push_back(std::move(f));
+      return;  // one finding per predicate and part
+    }
+  }
+}
+
+void judge_query(const Table& table, const ScanPredicate& p, const json& answer, ScanJudgement& out, int64_t version) {
+  if (answer.contains("unsupported")) {
+    ++out.unsupported["query: " + answer["unsupported"].get<std::string>()];
+    return;
+  }
+  if (answer.contains("error")) {
+    out.findings.push_back(engine_finding(EngineFindingKind::EngineError,
+                                          "the query for `" + p.sql + "` failed: " + answer["error"].get<std::string>()));
+    return;
+  }
+  ++out.queries;
+  const Schema& schema = table.schema();
+  std::multiset<std::string> expected, got;
+  json expected_rows = json::array();
+  for (const Row& row : table.live_rows()) {
+    if (evaluate(*p.bound, row) != Truth::True) continue;
+    expected.insert(canonical(row, schema));
+    expected_rows.push_back(row_to_driver(row, schema));
+  }
+  for (const json& r : answer.at("rows")) got.insert(canonical(row_from_driver(r, schema), schema));
+  if (got == expected) return;
+  std::vector<std::string> missing, extra;
+  std::set_difference(expected.begin(), expected.end(), got.begin(), got.end(), std::back_inserter(missing));
+  std::set_difference(got.begin(), got.end(), expected.begin(), expected.end(), std::back_inserter(extra));
+  std::string headline = "the query for `" + p.sql + "` returns " + std::to_string(got.size()) + " rows, the model " +
+                         std::to_string(expected.size());
+  if (!missing.empty()) headline += "; missing " + missing.front();
+  if (!extra.empty()) headline += "; not matching " + extra.front();
+  EngineFinding f = engine_finding(EngineFindingKind::WrongQueryResult, headline);
+  f.scan = {{"version", version}, {"predicate", {{"sql", p.sql}, {"pyarrow", p.pyarrow}}}, {"part", "query"},
+            {"answer", "query"}, {"expected_rows", expected_rows}};
+  out.findings.push_back(std::move(f));
+}
+
+}  // namespace
+
+std::vector<ExprPtr> scan_predicates(const Table& table, uint64_t seed, size_t count) {
+  std::vector<ExprPtr> out;
+  if (table.files().empty()) return out;
+  const generators::TableShape shape{table.schema(), table.properties().stats};
+  for (size_t i = 0; i < count; ++i) {
+    const TableFile& file = table.files()[i % table.files().size()];
+    generators::GeneratedFile near;
+    near.rows = *file.rows;
+    near.deleted.assign(near.rows.size(), false);
+    if (file.stats) near.stats = *file.stats;
+    out.push_back(generators::predicate_for(shape, near)(rc::Random(seed + i), kPredicateSize).value());
+  }
+  return out;
+}
+
+json pyarrow_form(const Expr& e, const Schema& schema) {
+  switch (e.kind) {
+    case ExprKind::Column: return column_form(e, schema);
+    case ExprKind::Literal:
+      if (e.literal.is_null()) return {{"literal", nullptr}, {"type", "boolean"}};
+      if (e.literal.type.kind != TypeKind::Boolean) throw NotPyarrowExpressible{"a non-boolean literal as a predicate"};
+      return {{"boolean", e.literal.as_bool()}};
+    case ExprKind::Compare:
+      if (e.cmp_op == CompareOp::NullSafeEq) return null_safe_equal_form(e, schema);
+      return compare_form(e.cmp_op, e.children[0], e.children[1], schema);
+    case ExprKind::And: return binary("and", pyarrow_form(*e.children[0], schema), pyarrow_form(*e.children[1], schema));
+    case ExprKind::Or: return binary("or", pyarrow_form(*e.children[0], schema), pyarrow_form(*e.children[1], schema));
+    case ExprKind::Not: return {{"not", pyarrow_form(*e.children[0], schema)}};
+    case ExprKind::IsNull: return {{"is_null", pyarrow_form(*e.children[0], schema)}};
+    case ExprKind::IsNotNull: return {{"is_not_null", pyarrow_form(*e.children[0], schema)}};
+    case ExprKind::In: return in_form(e, schema);
+    case ExprKind::Between:
+      return binary("and", compare_form(CompareOp::Ge, e.children[0], e.children[1], schema),
+                    compare_form(CompareOp::Le, e.children[0], e.children[2], schema));
+    case ExprKind::Like: return like_form(e, schema);
+    default: throw NotPyarrowExpressible{"arithmetic, casts, functions and pattern forms"};
+  }
+}
+
+ScanTranslation translate_scan_predicate(const ExprPtr& bound, const Schema& schema) {
+  ScanTranslation out;
+  ScanPredicate p;
+  p.bound = bound;
+  try {
+    p.sql = to_sql(bound, SqlDialect::DataFusion);
+  } catch (const UnsupportedInDialect& u) {
+    out.unsupported = std::string("DataFusion SQL: ") + u.what();
+    return out;
+  }
+  try {
+    p.pyarrow = pyarrow_form(*bound, schema);
+  } catch (const NotPyarrowExpressible& n) {
+    p.pyarrow_unsupported = "pyarrow expression: " + n.reason;
+  }
+  out.predicate = std::move(p);
+  return out;
+}
+
+json scan_request(const std::string& dir, int64_t version, const std::vector<ScanPredicate>& predicates) {
+  json list = json::array();
+  for (const ScanPredicate& p : predicates) {
+    json one = {{"sql", p.sql}, {"pyarrow", p.pyarrow}};
+    if (p.pyarrow.is_null()) one["pyarrow_unsupported"] = p.pyarrow_unsupported;
+    list.push_back(std::move(one));
+  }
+  return {{"scan", {{"dir", dir}, {"version", version}, {"predicates", std::move(list)}}}};
+}
+
+ScanJudgement judge_scan(const Table& table, const std::vector<ScanPredicate>& predicates, const json& response,
+                         int64_t version) {
+  ScanJudgement out;
+  try {
+    const json& scans = response.at("scans");
+    if (!scans.is_array() || scans.size() != predicates.size()) {
+      throw std::invalid_argument("answers for another number of predicates");
+    }
+    for (size_t i = 0; i < predicates.size(); ++i) {
+      judge_kept(table, predicates[i], "fragments", "pyarrow fragments", scans[i].at("fragments"), out, version);
+      judge_kept(table, predicates[i], "pruned", "delta-rs file skipping", scans[i].at("pruned"), out, version);
+      judge_query(table, predicates[i], scans[i].at("query"), out, version);
+    }
+  } catch (const std::exception& e) {  // json's type and key errors, a bad row (InputError)
+    out.findings.push_back(engine_finding(EngineFindingKind::EngineError,
+                                          std::string("the driver's scan answer is malformed: ") + e.what()));
+  }
+  return out;
+}
+
+ScanJudgement scan_final_table(DriverProcess& driver, const Table& table, int64_t version, const std::string& dir,
+                               uint64_t seed, size_t count) {
+  ScanJudgement out;
+  std::vector<ScanPredicate> predicates;
+  for (const ExprPtr& bound : scan_predicates(table, seed, count)) {
+    ScanTranslation t = translate_scan_predicate(bound, table.schema());
+    if (t.predicate) {
+      predicates.push_back(std::move(*t.predicate));
+    } else {
+      ++out.unsupported[t.unsupported];
+    }
+  }
+  if (predicates.empty()) return out;
+  const DriverReply reply = driver.exchange(scan_request(dir, version, predicates).dump());
+  if (reply.failure != ExchangeFailure::None) {
+    out.findings.push_back(engine_finding(EngineFindingKind::EngineError, std::string("the driver ") +
+                                                                              exchange_failure_name(reply.failure) +
+                                                                              " on a scan: " + reply.detail));
+    return out;
+  }
+  ScanJudgement judged = judge_scan(table, predicates, reply.response, version);
+  for (auto& [reason, n] : out.unsupported) judged.unsupported[reason] += n;
+  return judged;
+}
+
+}  // namespace skipsound::engines
