@@ -38,8 +38,8 @@ def pyarrow_expression(node, arrow_type, value_in):
     `arrow_type` and `value_in` are the driver's: a literal becomes a scalar of its column's type."""
     if "column" in node:
         return pc.field(node["column"])
-    if "literal" in node:
-        return pa.scalar(value_in(node["literal"], node["type"]), type=arrow_type(node["type"]))
+    if "literal" in node:  # an expression, not a bare scalar: `3 = id` compares too
+        return pc.scalar(pa.scalar(value_in(node["literal"], node["type"]), type=arrow_type(node["type"])))
     if "compare" in node:
         left, right = (pyarrow_expression(n, arrow_type, value_in) for n in node["operands"])
         return getattr(left, COMPARISONS[node["compare"]])(right)
@@ -55,7 +55,7 @@ def pyarrow_expression(node, arrow_type, value_in):
     if "starts_with" in node:
         return pc.starts_with(pyarrow_expression(node["starts_with"], arrow_type, value_in), pattern=node["prefix"])
     if "boolean" in node:
-        return pa.scalar(node["boolean"], type=pa.bool_())
+        return pc.scalar(node["boolean"])
     raise NotExpressible("a node " + json.dumps(node)[:80])
 
 

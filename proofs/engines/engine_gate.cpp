@@ -44,6 +44,13 @@ void count_sides(const EngineJudgement& engine, const Scenario& scenario, const 
   }
 }
 
+// The per-file oracle for dropped files at scan time: intervals first, Z3 beyond them.
+smt::OracleOptions scan_oracle_options() {
+  smt::OracleOptions options;
+  options.intervals_first = true;
+  return options;
+}
+
 class Trials {
  public:
   Trials(const EngineGateOptions& options, EngineGateResult& result)
@@ -123,8 +130,8 @@ class Trials {
  private:
   // The scan step (engine_scan.h) on the world's final table; its findings join the trial's.
   void scan(EngineJudgement& judged, const std::filesystem::path& dir, uint64_t seed, EngineCategoryStats& stats) {
-    ScanJudgement scanned = scan_final_table(driver_, *judged.final_table, judged.final_version, dir.string(), seed,
-                                             options_.scan_predicates);
+    const ScanSubject subject{*judged.final_table, judged.final_version, judged.foreign_files, &oracle_};
+    ScanJudgement scanned = scan_final_table(driver_, subject, dir.string(), seed, options_.scan_predicates);
     stats.scan_file_decisions += scanned.file_decisions;
     stats.scan_queries += scanned.queries;
     for (const auto& [reason, n] : scanned.unsupported) stats.scan_unsupported[reason] += n;
@@ -134,6 +141,7 @@ class Trials {
   const EngineGateOptions& options_;
   EngineGateResult& result_;
   DriverProcess driver_;
+  smt::Oracle oracle_{scan_oracle_options()};
   std::optional<ScratchDirectory> scratch_;
   std::filesystem::path root_;
 };

@@ -34,7 +34,7 @@ class VersionedTables {
  public:
   VersionedTables(const json& response, const std::string& dir, const Schema& schema, EngineJudgement& out)
       : dir_(dir), schema_(schema), out_(out) {
-    if (response.contains("foreign")) foreign_ = field(response, "foreign").get<std::set<std::string>>();
+    if (response.contains("foreign")) out_.foreign_files = field(response, "foreign").get<std::set<std::string>>();
     for (const auto& [path, file] : field(response, "files").items()) {
       std::vector<Row> rows;
       for (const json& r : field(file, "rows")) rows.push_back(row_from_driver(r, schema));
@@ -112,7 +112,7 @@ class VersionedTables {
     // Stats no Delta Spark writer gives (an uncut 40-character string min, ...) are delta-rs's
     // stats dialect, noted; each file is audited under its own writer's dialect (docs/semantics.md §4.8).
     const RowAllowance spark = row_allowance(evidence, schema_);
-    const bool foreign = foreign_.count(file.path) > 0;
+    const bool foreign = out_.foreign_files.count(file.path) > 0;
     if (spark.impossible && !foreign) {
       const std::string& why = *spark.impossible;  // "stats.x.min = <value>: <the rule>"
       ++out_.stats_dialect[why.substr(why.rfind(": ") == std::string::npos ? 0 : why.rfind(": ") + 2)];
@@ -135,7 +135,6 @@ class VersionedTables {
   std::map<std::string, PhysicalRows> rows_;
   std::map<int64_t, Table> tables_;
   std::set<std::string> audited_;
-  std::set<std::string> foreign_;  // files a foreign writer wrote (Delta Spark's stats dialect)
 };
 
 // A version's commit as skipsound's log reader parses it: its commitInfo (isBlindAppend decides

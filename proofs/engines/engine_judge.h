@@ -6,6 +6,7 @@
 #pragma once
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,7 @@ struct EngineJudgement {
   // scan step (engine_scan.h) judges.
   std::optional<Table> final_table;
   int64_t final_version = -1;
+  std::set<std::string> foreign_files;  // written by a foreign writer: Delta Spark's stats dialect
 };
 
 // The response's `attempts`, `versions` and `files` judged against the world they ran; `table_dir`

@@ -96,9 +96,39 @@ json like_form(const Expr& e, const Schema& schema) {
 std::string canonical(const Row& row, const Schema& schema) { return row_to_driver(row, schema).dump(); }
 
 // Judges one answer of kept files: every live file it leaves out must hold no matching row.
-// `key` names the answer ("fragments", "pruned"), `part` says it in a headline.
-void judge_kept(const Table& table, const ScanPredicate& p, const char* key, const char* part, const json& answer,
-                ScanJudgement& out, int64_t version) {
+json scan_detail(const ScanSubject& subject, const ScanPredicate& p, const char* key, const char* part) {
+  return {{"version", subject.version}, {"predicate", {{"sql", p.sql}, {"pyarrow", p.pyarrow}}}, {"part", part},
+          {"answer", key}};
+}
+
+// A live row of the dropped file that matches, or (with the oracle) a row its stats allow that
+// matches, as the headline's end; none when the skip is sound.
+std::optional<std::pair<std::string, json>> unsound_skip(const ScanSubject& subject, const ScanPredicate& p,
+                                                         const TableFile& file) {
+  const Schema& schema = subject.table.schema();
+  for (const Row& row : file.live_rows()) {
+    if (evaluate(*p.bound, row) == Truth::True) return std::pair{"yet its row " + canonical(row, schema) + " matches", row_to_driver(row, schema)};
+  }
+  if (!subject.oracle || !file.stats) return std::nullopt;
+  FileEvidence evidence;
+  evidence.stats = &*file.stats;
+  for (const Leaf& leaf : schema.leaves()) {
+    const auto it = file.partition_values.find(leaf.path.back());
+    if (it != file.partition_values.end()) evidence.partition_values[leaf.ordinal] = it->second;
+  }
+  evidence.dialect = subject.foreign.count(file.path) ? StatsDialect::DeltaSpark : StatsDialect::DeltaRs;
+  const smt::OracleResult r = subject.oracle->check(p.bound, schema, evidence);
+  const auto* sat = std::get_if<smt::Sat>(&r);
+  if (!sat) return std::nullopt;
+  return std::pair{std::string("yet its stats (") + stats_dialect_name(evidence.dialect) + " dialect) allow the matching row " +
+                       canonical(sat->witness, schema) + " (no row of the file matches)",
+                   row_to_driver(sat->witness, schema)};
+}
+
+// Judges one answer of kept files (`key` names it, "fragments" or "pruned"; `part` says it in a
+// headline): every live file it leaves out must hold no matching row.
+void judge_kept(const ScanSubject& subject, const ScanPredicate& p, const char* key, const char* part,
+                const json& answer, ScanJudgement& out) {
   if (answer.contains("unsupported")) {
     ++out.unsupported[std::string(part) + ": " + answer["unsupported"].get<std::string>()];
     return;
@@ -111,29 +141,28 @@ void judge_kept(const Table& table, const ScanPredicate& p, const char* key, con
   const std::vector<std::string> kept_list = answer.at("kept").get<std::vector<std::string>>();
   const std::set<std::string> kept(kept_list.begin(), kept_list.end());
   for (const std::string& path : kept) {
-    if (!table.find_file(path)) {
+    if (!subject.table.find_file(path)) {
       out.findings.push_back(engine_finding(EngineFindingKind::EngineError, std::string(part) + " for `" + p.sql +
                                                                                 "` keeps " + path + ", not a live file"));
       return;
     }
   }
-  for (const TableFile& file : table.files()) {
+  for (const TableFile& file : subject.table.files()) {
     ++out.file_decisions;
     if (kept.count(file.path)) continue;
-    for (const Row& row : file.live_rows()) {
-      if (evaluate(*p.bound, row) != Truth::True) continue;
-      EngineFinding f = engine_finding(EngineFindingKind::UnsoundSkip,
-                                       std::string(part) + " drops " + file.path + " for `" + p.sql +
-                                           "`, yet its row " + canonical(row, table.schema()) + " matches");
-      f.scan = {{"version", version}, {"predicate", {{"sql", p.sql}, {"pyarrow", p.pyarrow}}}, {"part", part},
-                {"answer", key}, {"file", file.path}, {"row", row_to_driver(row, table.schema())}};
-      out.findings.push_back(std::move(f));
-      return;  // one finding per predicate and part
-    }
+    const auto unsound = unsound_skip(subject, p, file);
+    if (!unsound) continue;
+    EngineFinding f = engine_finding(EngineFindingKind::UnsoundSkip,
+                                     std::string(part) + " drops " + file.path + " for `" + p.sql + "`, " + unsound->first);
+    f.scan = scan_detail(subject, p, key, part);
+    f.scan["file"] = file.path;
+    f.scan["row"] = unsound->second;
+    out.findings.push_back(std::move(f));
+    return;  // one finding per predicate and part
   }
 }
 
-void judge_query(const Table& table, const ScanPredicate& p, const json& answer, ScanJudgement& out, int64_t version) {
+void judge_query(const ScanSubject& subject, const ScanPredicate& p, const json& answer, ScanJudgement& out) {
   if (answer.contains("unsupported")) {
     ++out.unsupported["query: " + answer["unsupported"].get<std::string>()];
     return;
@@ -144,10 +173,10 @@ void judge_query(const Table& table, const ScanPredicate& p, const json& answer,
     return;
   }
   ++out.queries;
-  const Schema& schema = table.schema();
+  const Schema& schema = subject.table.schema();
   std::multiset<std::string> expected, got;
   json expected_rows = json::array();
-  for (const Row& row : table.live_rows()) {
+  for (const Row& row : subject.table.live_rows()) {
     if (evaluate(*p.bound, row) != Truth::True) continue;
     expected.insert(canonical(row, schema));
     expected_rows.push_back(row_to_driver(row, schema));
@@ -162,8 +191,8 @@ void judge_query(const Table& table, const ScanPredicate& p, const json& answer,
   if (!missing.empty()) headline += "; missing " + missing.front();
   if (!extra.empty()) headline += "; not matching " + extra.front();
   EngineFinding f = engine_finding(EngineFindingKind::WrongQueryResult, headline);
-  f.scan = {{"version", version}, {"predicate", {{"sql", p.sql}, {"pyarrow", p.pyarrow}}}, {"part", "query"},
-            {"answer", "query"}, {"expected_rows", expected_rows}};
+  f.scan = scan_detail(subject, p, "query", "query");
+  f.scan["expected_rows"] = expected_rows;
   out.findings.push_back(std::move(f));
 }
 
@@ -237,8 +266,8 @@ json scan_request(const std::string& dir, int64_t version, const std::vector<Sca
   return {{"scan", {{"dir", dir}, {"version", version}, {"predicates", std::move(list)}}}};
 }
 
-ScanJudgement judge_scan(const Table& table, const std::vector<ScanPredicate>& predicates, const json& response,
-                         int64_t version) {
+ScanJudgement judge_scan(const ScanSubject& subject, const std::vector<ScanPredicate>& predicates,
+                         const json& response) {
   ScanJudgement out;
   try {
     const json& scans = response.at("scans");
@@ -246,9 +275,9 @@ ScanJudgement judge_scan(const Table& table, const std::vector<ScanPredicate>& p
       throw std::invalid_argument("answers for another number of predicates");
     }
     for (size_t i = 0; i < predicates.size(); ++i) {
-      judge_kept(table, predicates[i], "fragments", "pyarrow fragments", scans[i].at("fragments"), out, version);
-      judge_kept(table, predicates[i], "pruned", "delta-rs file skipping", scans[i].at("pruned"), out, version);
-      judge_query(table, predicates[i], scans[i].at("query"), out, version);
+      judge_kept(subject, predicates[i], "fragments", "pyarrow fragments", scans[i].at("fragments"), out);
+      judge_kept(subject, predicates[i], "pruned", "delta-rs file skipping", scans[i].at("pruned"), out);
+      judge_query(subject, predicates[i], scans[i].at("query"), out);
     }
   } catch (const std::exception& e) {  // json's type and key errors, a bad row (InputError)
     out.findings.push_back(engine_finding(EngineFindingKind::EngineError,
@@ -257,12 +286,12 @@ ScanJudgement judge_scan(const Table& table, const std::vector<ScanPredicate>& p
   return out;
 }
 
-ScanJudgement scan_final_table(DriverProcess& driver, const Table& table, int64_t version, const std::string& dir,
-                               uint64_t seed, size_t count) {
+ScanJudgement scan_final_table(DriverProcess& driver, const ScanSubject& subject, const std::string& dir, uint64_t seed,
+                               size_t count) {
   ScanJudgement out;
   std::vector<ScanPredicate> predicates;
-  for (const ExprPtr& bound : scan_predicates(table, seed, count)) {
-    ScanTranslation t = translate_scan_predicate(bound, table.schema());
+  for (const ExprPtr& bound : scan_predicates(subject.table, seed, count)) {
+    ScanTranslation t = translate_scan_predicate(bound, subject.table.schema());
     if (t.predicate) {
       predicates.push_back(std::move(*t.predicate));
     } else {
@@ -270,14 +299,14 @@ ScanJudgement scan_final_table(DriverProcess& driver, const Table& table, int64_
     }
   }
   if (predicates.empty()) return out;
-  const DriverReply reply = driver.exchange(scan_request(dir, version, predicates).dump());
+  const DriverReply reply = driver.exchange(scan_request(dir, subject.version, predicates).dump());
   if (reply.failure != ExchangeFailure::None) {
     out.findings.push_back(engine_finding(EngineFindingKind::EngineError, std::string("the driver ") +
                                                                               exchange_failure_name(reply.failure) +
                                                                               " on a scan: " + reply.detail));
     return out;
   }
-  ScanJudgement judged = judge_scan(table, predicates, reply.response, version);
+  ScanJudgement judged = judge_scan(subject, predicates, reply.response);
   for (auto& [reason, n] : out.unsupported) judged.unsupported[reason] += n;
   return judged;
 }

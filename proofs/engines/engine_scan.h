@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "model/table/table.h"
 #include "proofs/engines/driver_process.h"
 #include "proofs/engines/engine_judge.h"
+#include "smt/oracle.h"
 
 namespace skipsound::engines {
 
@@ -55,13 +57,23 @@ struct ScanJudgement {
   std::map<std::string, size_t> unsupported;  // by the part and its reason
 };
 
-// The driver's `scans` answer judged against `table`, the engine's table at `version` as skipsound's
-// reader reads its log, with the files' rows.
-ScanJudgement judge_scan(const Table& table, const std::vector<ScanPredicate>& predicates, const nlohmann::json& response,
-                         int64_t version);
+// The table a scan reads: the engine's table at `version` as skipsound's reader reads its log, with
+// the files' rows; `foreign` names the files of a foreign writer (Delta Spark's stats dialect, the
+// others' are delta-rs's: docs/semantics.md §4.8). With an oracle, a dropped file none of whose
+// rows matches is judged on its stats too, as `check --decisions` judges a skip: a row the stats
+// allow that matches makes the skip unsound.
+struct ScanSubject {
+  const Table& table;
+  int64_t version = 0;
+  const std::set<std::string>& foreign;
+  smt::Oracle* oracle = nullptr;
+};
+
+ScanJudgement judge_scan(const ScanSubject& subject, const std::vector<ScanPredicate>& predicates,
+                         const nlohmann::json& response);
 
 // Draws, translates, asks the driver and judges: the whole scan step of one trial.
-ScanJudgement scan_final_table(DriverProcess& driver, const Table& table, int64_t version, const std::string& dir,
-                               uint64_t seed, size_t count);
+ScanJudgement scan_final_table(DriverProcess& driver, const ScanSubject& subject, const std::string& dir, uint64_t seed,
+                               size_t count);
 
 }  // namespace skipsound::engines

@@ -15,6 +15,8 @@ using nlohmann::json;
 using test::id_x_row;
 using test::id_x_schema;
 
+const std::set<std::string> kNoForeign;
+
 // Two files: a.parquet holds x 1 and 2, b.parquet x 10 and NULL.
 Table two_file_table() {
   Table table(id_x_schema(), TableProperties{});
@@ -49,7 +51,7 @@ TEST(EngineScan, ACorrectAnswerGivesNoFinding) {
   const std::vector<ScanPredicate> ps{predicate("x > 5", table)};
   // b.parquet kept (x = 10 matches); a.parquet dropped soundly: neither of its rows matches.
   const json response = {{"scans", {answer({"b.parquet"}, {"a.parquet", "b.parquet"}, {{{"id", 3}, {"x", 10}}})}}};
-  const ScanJudgement j = judge_scan(table, ps, response, 3);
+  const ScanJudgement j = judge_scan(ScanSubject{table, 3, kNoForeign, nullptr}, ps, response);
   EXPECT_TRUE(j.findings.empty()) << j.findings.front().headline;
   EXPECT_EQ(j.file_decisions, 4u);  // two files, two kept-file answers
   EXPECT_EQ(j.queries, 1u);
@@ -59,7 +61,7 @@ TEST(EngineScan, ADroppedFileWithAMatchingRowIsAnUnsoundSkip) {
   const Table table = two_file_table();
   const std::vector<ScanPredicate> ps{predicate("x > 5", table)};
   const json response = {{"scans", {answer(json::array(), {"b.parquet"}, {{{"id", 3}, {"x", 10}}})}}};
-  const ScanJudgement j = judge_scan(table, ps, response, 3);
+  const ScanJudgement j = judge_scan(ScanSubject{table, 3, kNoForeign, nullptr}, ps, response);
   ASSERT_EQ(count(j, EngineFindingKind::UnsoundSkip), 1u);
   EXPECT_EQ(j.findings.size(), 1u);
   const EngineFinding& f = j.findings.front();
@@ -76,7 +78,7 @@ TEST(EngineScan, AWrongRowSetIsAWrongQueryResult) {
       {"scans",
        {answer({"a.parquet"}, {"a.parquet"}, {{{"id", 1}, {"x", 1}}}),  // id 2 is missing
         answer({"b.parquet"}, {"b.parquet"}, {{{"id", 4}, {"x", nullptr}}, {{"id", 3}, {"x", 10}}})}}};  // id 3 too many
-  const ScanJudgement j = judge_scan(table, ps, response, 3);
+  const ScanJudgement j = judge_scan(ScanSubject{table, 3, kNoForeign, nullptr}, ps, response);
   EXPECT_EQ(count(j, EngineFindingKind::WrongQueryResult), 2u);
   EXPECT_EQ(count(j, EngineFindingKind::UnsoundSkip), 0u);
   EXPECT_NE(j.findings[0].headline.find("missing {\"id\":2,\"x\":2}"), std::string::npos) << j.findings[0].headline;
@@ -90,7 +92,7 @@ TEST(EngineScan, UnsupportedPartsAreCountedAndErrorsAreEngineErrors) {
                           {{{"fragments", {{"unsupported", "pyarrow: ArrowTypeError"}}},
                             {"pruned", {{"error", "DeltaError: boom"}}},
                             {"query", {{"rows", {{{"id", 3}, {"x", 10}}}}}}}}}};
-  const ScanJudgement j = judge_scan(table, ps, response, 3);
+  const ScanJudgement j = judge_scan(ScanSubject{table, 3, kNoForeign, nullptr}, ps, response);
   EXPECT_EQ(j.unsupported.at("fragments: pyarrow: ArrowTypeError"), 1u);
   ASSERT_EQ(count(j, EngineFindingKind::EngineError), 1u);
   EXPECT_NE(j.findings[0].headline.find("DeltaError: boom"), std::string::npos);
@@ -101,7 +103,7 @@ TEST(EngineScan, AMalformedAnswerIsAnEngineError) {
   const std::vector<ScanPredicate> ps{predicate("x > 5", table)};
   for (const json& response : {json{{"scans", json::array()}}, json{{"nothing", 1}},
                                json{{"scans", {answer({"c.parquet"}, {"a.parquet"}, json::array())}}}}) {
-    const ScanJudgement j = judge_scan(table, ps, response, 3);
+    const ScanJudgement j = judge_scan(ScanSubject{table, 3, kNoForeign, nullptr}, ps, response);
     EXPECT_EQ(count(j, EngineFindingKind::EngineError), 1u) << response.dump();
   }
 }
