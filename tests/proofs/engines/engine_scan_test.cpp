@@ -93,7 +93,7 @@ TEST(EngineScan, UnsupportedPartsAreCountedAndErrorsAreEngineErrors) {
                             {"pruned", {{"error", "DeltaError: boom"}}},
                             {"query", {{"rows", {{{"id", 3}, {"x", 10}}}}}}}}}};
   const ScanJudgement j = judge_scan(ScanSubject{table, 3, kNoForeign, nullptr}, ps, response);
-  EXPECT_EQ(j.unsupported.at("fragments: pyarrow: ArrowTypeError"), 1u);
+  EXPECT_EQ(j.unsupported.at("pyarrow fragments: pyarrow: ArrowTypeError"), 1u);
   ASSERT_EQ(count(j, EngineFindingKind::EngineError), 1u);
   EXPECT_NE(j.findings[0].headline.find("DeltaError: boom"), std::string::npos);
 }
