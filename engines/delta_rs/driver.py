@@ -81,10 +81,9 @@ class World:
         self.schema = pa.schema([pa.field(n, arrow_type(t)) for n, t in self.columns])
         self.partition_columns = request.get("partition_columns", [])
         self.configuration = request.get("configuration", {})
-        # Stats text of the files a foreign writer writes (docs/engines.md, "Cross-writer worlds"):
-        # initial files by index, appends by transaction name; and the paths they got.
+        # Stats text of the initial files a foreign writer writes, by index (docs/engines.md,
+        # "Cross-writer worlds"), and the paths its files got.
         self.foreign_files = request.get("foreign_files", {})
-        self.foreign_appends = request.get("foreign_appends", {})
         self.foreign_paths = []
 
     def table(self, rows):
@@ -115,12 +114,9 @@ class World:
                 write_deltalake(self.dir, self.table(rows), mode="append")
         return DeltaTable(self.dir).version()
 
-    def run(self, handle, op, name=None):
+    def run(self, handle, op):
         kind = op["kind"]
-        if kind == "append" and name in self.foreign_appends:
-            self.foreign_paths.append(commit_foreign_file(handle, self.dir, self.table(op["rows"]),
-                                                          self.foreign_appends[name], ONE_CHECK))
-        elif kind == "append":
+        if kind == "append":
             write_deltalake(handle, self.table(op["rows"]), mode="append", commit_properties=ONE_CHECK)
         elif kind == "overwrite":
             write_deltalake(handle, self.table(op["rows"]), mode="overwrite", predicate=op["predicate"],
@@ -144,6 +140,8 @@ class World:
             merger.execute()
         elif kind == "compact":
             handle.optimize.compact(commit_properties=ONE_CHECK)
+        elif kind == "foreign_append":
+            self.foreign_paths.append(commit_foreign_file(handle, self.dir, self.table(op["rows"]), op["stats"], ONE_CHECK))
         else:
             raise Unsupported("operation " + kind)
 
@@ -179,7 +177,7 @@ def execute(request):
         handle = DeltaTable(world.dir, version=read_version)
         out = {"transaction": attempt["transaction"], "read_version": read_version}
         try:
-            world.run(handle, txn["operation"], txn["name"])
+            world.run(handle, txn["operation"])
             latest = DeltaTable(world.dir).version()
             committed = latest > versions_by_world_version[-1]
             out.update(outcome="committed", version=latest if committed else None)

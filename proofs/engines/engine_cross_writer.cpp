@@ -27,10 +27,11 @@ size_t add_foreign_writer(nlohmann::json& request, const Scenario& scenario) {
     request["foreign_files"]["0"] = spark_stats_text(*table.files()[0].rows, table);
     ++files;
   }
-  request["foreign_appends"] = nlohmann::json::object();
-  for (const ScenarioTransaction& txn : scenario.transactions) {
-    if (txn.operations.size() != 1 || txn.operations[0].kind != OperationKind::Insert) continue;
-    request["foreign_appends"][txn.name] = spark_stats_text(txn.operations[0].rows, table);
+  for (size_t i = 0; i < scenario.transactions.size(); ++i) {
+    nlohmann::json& op = request["transactions"][i]["operation"];
+    if (op["kind"] != "append") continue;
+    op["kind"] = "foreign_append";
+    op["stats"] = spark_stats_text(scenario.transactions[i].operations[0].rows, table);
     ++files;
   }
   return files;

@@ -17,8 +17,8 @@ namespace skipsound::engines {
 // Whether the trial with this seed is a cross-writer world, for a share in [0, 1].
 bool is_cross_writer_trial(uint64_t trial_seed, double share);
 
-// Adds `foreign_files` (initial file index -> stats text) and `foreign_appends` (transaction name ->
-// stats text) to the driver's request; returns how many files a foreign writer writes (0 for a
+// Adds `foreign_files` (initial file index -> stats text) to the driver's request and turns each
+// append into a `foreign_append` carrying its stats text; returns how many files a foreign writer writes (0 for a
 // partitioned table, whose appends the engine splits by partition).
 size_t add_foreign_writer(nlohmann::json& request, const Scenario& scenario);
 

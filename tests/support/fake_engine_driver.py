@@ -33,7 +33,7 @@ class UncheckedWorld(RealWorld):
     """Runs each operation on a private copy of the table cut back to the attempt's snapshot, then
     appends the commit that copy got to the real table as its next version."""
 
-    def run(self, handle, op, name=None):
+    def run(self, handle, op):
         read = handle.version()
         with tempfile.TemporaryDirectory() as copy:
             table = os.path.join(copy, "t")
@@ -43,7 +43,7 @@ class UncheckedWorld(RealWorld):
                     os.remove(os.path.join(table, "_delta_log", name))
             inner = RealWorld.__new__(RealWorld)
             inner.__dict__.update(self.__dict__, dir=table)
-            RealWorld.run(inner, DeltaTable(table), op, name)
+            RealWorld.run(inner, DeltaTable(table), op)
             if not os.path.exists(commit_file(table, read + 1)):
                 return
             for root, _, files in os.walk(table):
