@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "proofs/engines/engine_gate.h"
+#include "proofs/engines/engine_gate_json.h"
 
 #ifndef SKIPSOUND_ENGINES_DIR
 #define SKIPSOUND_ENGINES_DIR "engines"
@@ -31,6 +32,7 @@ struct EngineGateArguments {
   std::string out;
   size_t scan_predicates = 4;
   double cross_writer = 0;
+  bool json = false;
 };
 
 const std::filesystem::path kDeltaRsDriver = std::filesystem::path(SKIPSOUND_ENGINES_DIR) / "delta_rs" / "driver.py";
@@ -74,10 +76,10 @@ int run(const EngineGateArguments& a) {
   if (!a.keep_tables.empty()) options.keep_tables = a.keep_tables;
   options.scan_predicates = a.scan_predicates;
   options.cross_writer_share = a.cross_writer;
-  std::cout << "skipsound engine-gate: " << a.engine << ", seed " << a.seed << " (replay with --seed " << a.seed
+  (a.json ? std::cerr : std::cout) << "skipsound engine-gate: " << a.engine << ", seed " << a.seed << " (replay with --seed " << a.seed
             << "), " << a.trials << " trials per category" << std::endl;
   const engines::EngineGateResult result = engines::run_engine_gate(options);
-  std::cout << engines::render_engine_gate(result);
+  std::cout << (a.json ? engines::engine_gate_json(result).dump(1) + "\n" : engines::render_engine_gate(result));
   if (!a.out.empty() && !result.findings.empty()) write_findings(result, a.out);
   return result.findings.empty() ? kExitOk : kExitFinding;
 }
@@ -105,6 +107,7 @@ void add_engine_gate_command(CLI::App& app, int& exit_code) {
                       "share of trials whose first file and appends a foreign writer writes with Delta Spark's "
                       "stats (0 to 1, default 0)")
       ->check(CLI::Range(0.0, 1.0));
+  command->add_flag("--json", arguments->json, "print the report as JSON (per category and finding kind) instead of text");
   command->add_option("--keep-tables", arguments->keep_tables, "write the tables into this folder and keep them");
   command->add_option("--out", arguments->out,
                       "write each finding here: the world (.scn), the driver's request (.json) and a Python "

@@ -213,6 +213,12 @@ std::string render_engine_gate(const EngineGateResult& r) {
     cross_writer_worlds += s.cross_writer_worlds;
     foreign_files += s.foreign_files;
   }
+  for (const auto& [category, s] : r.categories) {
+    if (s.findings.empty()) continue;
+    out << "findings in " << generators::world_category_name(category) << ":";
+    for (const auto& [kind, n] : s.findings) out << " " << n << " " << engine_finding_name(kind) << ";";
+    out << "\n";
+  }
   out << "scan time: " << scan_decisions << " (file, predicate) decisions and " << scan_queries
       << " query results judged\n";
   for (const auto& [reason, n] : scan_unsupported) out << "  scan unsupported: " << n << "  " << reason << "\n";

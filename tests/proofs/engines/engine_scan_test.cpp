@@ -5,6 +5,7 @@
 
 #include "model/sql/binder.h"
 #include "model/stats/stats_collection.h"
+#include "proofs/engines/engine_gate_json.h"
 #include "proofs/engines/engine_scan.h"
 #include "tests/support/id_x_table.h"
 
@@ -119,6 +120,27 @@ TEST(EngineScan, PyarrowFormsKeepThreeValuedMeaning) {
   EXPECT_EQ(form("x BETWEEN 1 AND 3")["and"].size(), 2u);
   EXPECT_THROW(form("x + 1 > 3"), NotPyarrowExpressible);
   EXPECT_THROW(form("id <=> x"), NotPyarrowExpressible);
+}
+
+// The scan kinds are counted per category and rendered by name in both reports.
+TEST(EngineScan, ScanFindingsAreCountedPerCategoryInTextAndJson) {
+  EngineGateResult r;
+  EngineCategoryStats stats;
+  stats.findings[EngineFindingKind::UnsoundSkip] = 2;
+  stats.findings[EngineFindingKind::WrongQueryResult] = 1;
+  stats.scan_file_decisions = 40;
+  r.categories.emplace_back(generators::WorldCategory::Overlapping, stats);
+  r.findings.push_back({generators::WorldCategory::Overlapping, 3,
+                        engine_finding(EngineFindingKind::UnsoundSkip, "pyarrow fragments drops a.parquet"), "", {}});
+  const std::string text = render_engine_gate(r);
+  EXPECT_NE(text.find("findings in overlapping: 2 ENGINE UNSOUND SKIP; 1 ENGINE WRONG QUERY RESULT;"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("scan time: 40 (file, predicate) decisions"), std::string::npos) << text;
+  const json j = engine_gate_json(r);
+  EXPECT_EQ(j["categories"][0]["findings"]["ENGINE UNSOUND SKIP"], 2);
+  EXPECT_EQ(j["categories"][0]["findings"]["ENGINE WRONG QUERY RESULT"], 1);
+  EXPECT_EQ(j["categories"][0]["scan"]["file_decisions"], 40);
+  EXPECT_EQ(j["findings"][0]["kind"], "ENGINE UNSOUND SKIP");
 }
 
 TEST(EngineScan, PredicatesAreDrawnDeterministicallyFromTheSeed) {
