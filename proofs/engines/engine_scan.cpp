@@ -1,6 +1,7 @@
 #include "proofs/engines/engine_scan.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "generators/predicate_gen.h"
@@ -22,6 +23,10 @@ json column_form(const Expr& e, const Schema& schema) {
 }
 
 json literal_form(const Value& v, const DataType& column_type) {
+  // Arrow compares NaN as IEEE does (`x < NaN` is never true); Spark orders it above every double.
+  if (!v.is_null() && is_floating(v.type.kind) && std::isnan(v.as_double())) {
+    throw NotPyarrowExpressible{"a NaN literal (Arrow compares NaN as IEEE does, Spark orders it last)"};
+  }
   // A NULL literal takes its column's type: pyarrow has no typed NULL of its own here.
   const DataType& type = v.is_null() ? column_type : v.type;
   switch (type.kind) {

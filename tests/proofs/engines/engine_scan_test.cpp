@@ -120,6 +120,8 @@ TEST(EngineScan, PyarrowFormsKeepThreeValuedMeaning) {
   EXPECT_EQ(form("x BETWEEN 1 AND 3")["and"].size(), 2u);
   EXPECT_THROW(form("x + 1 > 3"), NotPyarrowExpressible);
   EXPECT_THROW(form("id <=> x"), NotPyarrowExpressible);
+  const Schema with_double = Schema({StructField{"d", DataType::of(TypeKind::Double), true, {}}});
+  EXPECT_THROW(pyarrow_form(*parse_and_bind("d < CAST('NaN' AS DOUBLE)", with_double), with_double), NotPyarrowExpressible);
 }
 
 // The scan kinds are counted per category and rendered by name in both reports.
