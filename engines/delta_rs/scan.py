@@ -65,8 +65,9 @@ def relative(dir_, path):
     return path[len(prefix):] if path.startswith(prefix) else path
 
 
-# delta-rs's file skipping takes comparisons, IS [NOT] NULL, IN, BETWEEN, NOT, AND and OR only.
-PRUNING_REFUSAL = "Cannot convert to kernel expression"
+# delta-rs's file skipping takes comparisons, IS [NOT] NULL, IN, BETWEEN, NOT, AND and OR of columns
+# and non-NULL literals only; it refuses the rest with this message.
+PRUNING_REFUSAL = "for file skipping: Error during planning: Cannot convert to kernel"
 
 
 def guarded(part):
@@ -77,9 +78,12 @@ def guarded(part):
         return {"unsupported": "pyarrow expression: " + str(e)}
     except (pa.ArrowNotImplementedError, pa.ArrowTypeError) as e:
         return {"unsupported": "pyarrow: " + type(e).__name__ + ": " + str(e).split("\n")[0][:120]}
-    except Exception as e:  # the engine's own failure, reported with its class
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as e:  # the engine's own failure (a Rust panic too), reported with its class
         if PRUNING_REFUSAL in str(e):
-            return {"unsupported": "delta-rs file skipping: a form other than comparisons, IS NULL, IN, NOT, AND, OR"}
+            return {"unsupported": "delta-rs file skipping: a form other than comparisons, IS NULL, IN, NOT, AND, OR "
+                                   "of columns and non-NULL literals"}
         return {"error": type(e).__name__ + ": " + str(e).split("\n")[0][:400]}
 
 
