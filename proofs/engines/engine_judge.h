@@ -37,7 +37,8 @@ struct EngineFinding {
   // that commit (arrays of driver rows), what a reproduction asserts against.
   nlohmann::json allowed_tables = nlohmann::json::array();
   // For a scan finding: the table version, the predicate (its SQL and pyarrow form), the part
-  // that erred, and the dropped file with its matching row or the rows the query must return.
+  // that erred, and the dropped file with its matching row or the rows the query must return
+  // (an ENGINE ERROR of a scan part has the first three).
   nlohmann::json scan = nullptr;
 };
 

@@ -106,6 +106,15 @@ json scan_detail(const ScanSubject& subject, const ScanPredicate& p, const char*
           {"answer", key}};
 }
 
+// The engine failed on one part of a scan: an ENGINE ERROR that names the part and the predicate.
+void scan_error(const ScanSubject& subject, const ScanPredicate& p, const char* key, const char* part,
+                const json& answer, ScanJudgement& out) {
+  EngineFinding f = engine_finding(EngineFindingKind::EngineError, std::string(part) + " for `" + p.sql +
+                                                                       "` failed: " + answer["error"].get<std::string>());
+  f.scan = scan_detail(subject, p, key, part);
+  out.findings.push_back(std::move(f));
+}
+
 // A live row of the dropped file that matches, or (with the oracle) a row its stats allow that
 // matches, as the headline's end; none when the skip is sound.
 std::optional<std::pair<std::string, json>> unsound_skip(const ScanSubject& subject, const ScanPredicate& p,
@@ -139,8 +148,7 @@ void judge_kept(const ScanSubject& subject, const ScanPredicate& p, const char* 
     return;
   }
   if (answer.contains("error")) {
-    out.findings.push_back(engine_finding(EngineFindingKind::EngineError, std::string(part) + " for `" + p.sql +
-                                                                              "` failed: " + answer["error"].get<std::string>()));
+    scan_error(subject, p, key, part, answer, out);
     return;
   }
   const std::vector<std::string> kept_list = answer.at("kept").get<std::vector<std::string>>();
@@ -173,8 +181,7 @@ void judge_query(const ScanSubject& subject, const ScanPredicate& p, const json&
     return;
   }
   if (answer.contains("error")) {
-    out.findings.push_back(engine_finding(EngineFindingKind::EngineError,
-                                          "the query for `" + p.sql + "` failed: " + answer["error"].get<std::string>()));
+    scan_error(subject, p, "query", "the query", answer, out);
     return;
   }
   ++out.queries;
