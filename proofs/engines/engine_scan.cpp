@@ -170,6 +170,9 @@ void judge_kept(const ScanSubject& subject, const ScanPredicate& p, const char* 
     f.scan = scan_detail(subject, p, key, part);
     f.scan["file"] = file.path;
     f.scan["row"] = unsound->second;
+    // A re-run names its files anew: a reproduction finds the file by its rows.
+    f.scan["file_rows"] = json::array();
+    for (const Row& row : file.live_rows()) f.scan["file_rows"].push_back(row_to_driver(row, subject.table.schema()));
     out.findings.push_back(std::move(f));
     return;  // one finding per predicate and part
   }

@@ -162,6 +162,23 @@ TEST_F(EngineGate, AReproductionRunsTheWorldWithDeltalakeAlone) {
   EXPECT_NE(ran.text.find("no finding"), std::string::npos) << ran.text;
 }
 
+// The reproduction of an injected unsound skip runs the scan with the real deltalake, which keeps
+// the file: its assertion holds and the file exits 0.
+TEST_F(EngineGate, AScanReproductionRunsTheScanWithDeltalakeAlone) {
+  const EngineGateResult r = run("scan-skip", {WorldCategory::Disjoint}, 4, 60'000, 4);
+  const auto skip = std::find_if(r.findings.begin(), r.findings.end(), [](const EngineTrialFinding& f) {
+    return f.finding.kind == EngineFindingKind::UnsoundSkip && f.finding.scan["answer"] == "fragments";
+  });
+  ASSERT_NE(skip, r.findings.end());
+  const ScratchDirectory scratch("engine-scan-repro");
+  std::ofstream(scratch.path() / "repro.py") << python_reproduction(*skip, delta_rs_driver_source(kSource / "engines"), r.engine);
+  ProcessRequest request({(kVenv / "bin" / "python").string(), "-B", "repro.py"}, 120'000);
+  request.working_dir = scratch.path();
+  const ProcessOutput ran = run_process(request);
+  EXPECT_EQ(ran.exit_status(), 0) << ran.text;
+  EXPECT_NE(ran.text.find("no finding"), std::string::npos) << ran.text;
+}
+
 // The delta-rs smoke: the real pinned deltalake through every category, at least 50 judged
 // trials, with two scan-time predicates each. The harness must work on them (no failure of the
 // driver or of a commit attempt, no LOG finding); delta-rs's own findings (docs/engines.md,
