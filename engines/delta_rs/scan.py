@@ -82,7 +82,7 @@ def guarded(part):
         raise
     except BaseException as e:  # the engine's own failure (a Rust panic too), reported with its class
         if PRUNING_REFUSAL in str(e):
-            return {"unsupported": "delta-rs file skipping: a form other than comparisons, IS NULL, IN, NOT, AND, OR "
+            return {"unsupported": "a form other than comparisons, IS NULL, IN, NOT, AND, OR "
                                    "of columns and non-NULL literals"}
         return {"error": type(e).__name__ + ": " + str(e).split("\n")[0][:400]}
 
