@@ -55,6 +55,18 @@ class EngineGate : public ::testing::Test {
     return run_engine_gate(options);
   }
 
+  // The finding's reproduction, run with the venv's python alone, exits 0 with "no finding".
+  static void expect_reproduction_passes(const EngineTrialFinding& finding, const std::string& engine) {
+    const ScratchDirectory scratch("engine-repro");
+    std::ofstream(scratch.path() / "repro.py")
+        << python_reproduction(finding, delta_rs_driver_source(kSource / "engines"), engine);
+    ProcessRequest request({(kVenv / "bin" / "python").string(), "-B", "repro.py"}, 120'000);
+    request.working_dir = scratch.path();
+    const ProcessOutput ran = run_process(request);
+    EXPECT_EQ(ran.exit_status(), 0) << ran.text;
+    EXPECT_NE(ran.text.find("no finding"), std::string::npos) << ran.text;
+  }
+
   static size_t count(const EngineGateResult& r, EngineFindingKind kind) {
     return static_cast<size_t>(std::count_if(r.findings.begin(), r.findings.end(),
                                              [&](const EngineTrialFinding& f) { return f.finding.kind == kind; }));
@@ -153,13 +165,7 @@ TEST_F(EngineGate, AReproductionRunsTheWorldWithDeltalakeAlone) {
     return f.finding.kind == EngineFindingKind::MissedConflict;
   });
   ASSERT_NE(missed, r.findings.end());
-  const ScratchDirectory scratch("engine-repro");
-  std::ofstream(scratch.path() / "repro.py") << python_reproduction(*missed, delta_rs_driver_source(kSource / "engines"), r.engine);
-  ProcessRequest request({(kVenv / "bin" / "python").string(), "-B", "repro.py"}, 120'000);
-  request.working_dir = scratch.path();
-  const ProcessOutput ran = run_process(request);
-  EXPECT_EQ(ran.exit_status(), 0) << ran.text;
-  EXPECT_NE(ran.text.find("no finding"), std::string::npos) << ran.text;
+  expect_reproduction_passes(*missed, r.engine);
 }
 
 // The reproduction of an injected unsound skip runs the scan with the real deltalake, which keeps
@@ -170,13 +176,7 @@ TEST_F(EngineGate, AScanReproductionRunsTheScanWithDeltalakeAlone) {
     return f.finding.kind == EngineFindingKind::UnsoundSkip && f.finding.scan["answer"] == "fragments";
   });
   ASSERT_NE(skip, r.findings.end());
-  const ScratchDirectory scratch("engine-scan-repro");
-  std::ofstream(scratch.path() / "repro.py") << python_reproduction(*skip, delta_rs_driver_source(kSource / "engines"), r.engine);
-  ProcessRequest request({(kVenv / "bin" / "python").string(), "-B", "repro.py"}, 120'000);
-  request.working_dir = scratch.path();
-  const ProcessOutput ran = run_process(request);
-  EXPECT_EQ(ran.exit_status(), 0) << ran.text;
-  EXPECT_NE(ran.text.find("no finding"), std::string::npos) << ran.text;
+  expect_reproduction_passes(*skip, r.engine);
 }
 
 // The delta-rs smoke: the real pinned deltalake through every category, at least 50 judged
