@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "proofs/engines/engine_gate.h"
 #include "proofs/engines/engine_gate_json.h"
+#include "proofs/engines/engine_scan.h"
 
 #ifndef SKIPSOUND_ENGINES_DIR
 #define SKIPSOUND_ENGINES_DIR "engines"

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 
 #include "model/values/input_error.h"
@@ -146,9 +145,6 @@ class Trials {
   std::filesystem::path root_;
 };
 
-// The line of driver.py that imports scan.py: the reproduction has scan.py's text in its place.
-constexpr const char* kScanImport = "from scan import ";
-
 std::string fixed(double v, int digits) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
@@ -245,21 +241,6 @@ std::string render_engine_gate(const EngineGateResult& r) {
   return out.str();
 }
 
-std::string delta_rs_driver_source(const std::filesystem::path& engines_dir) {
-  const auto text = [](const std::filesystem::path& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError("cannot read " + path.string());
-    std::stringstream all;
-    all << in.rdbuf();
-    return all.str();
-  };
-  const std::string scan = text(engines_dir / "delta_rs" / "scan.py");
-  std::string driver = text(engines_dir / "delta_rs" / "driver.py");
-  const size_t import = driver.find(kScanImport);
-  if (import != std::string::npos) driver.erase(import, driver.find('\n', import) + 1 - import);
-  return scan + "\n\n" + driver;
-}
-
 std::string python_reproduction(const EngineTrialFinding& f, const std::string& driver_source,
                                 const std::string& engine) {
   // The driver's execution code without its command-line entry point.
@@ -298,25 +279,7 @@ std::string python_reproduction(const EngineTrialFinding& f, const std::string& 
           << "raise AssertionError(" << json(f.finding.headline).dump() << ")\n";
       break;
     case EngineFindingKind::UnsoundSkip:
-    case EngineFindingKind::WrongQueryResult:
-      out << "SCAN = json.loads(" << json(f.finding.scan.dump()).dump() << ")\n"
-          << "answer = scan({'dir': REQUEST['dir'], 'version': SCAN['version'], 'predicates': [SCAN['predicate']]},\n"
-          << "              arrow_type, value_in, value_out)['scans'][0][SCAN['answer']]\n"
-          << "assert 'error' not in answer, 'delta-rs failed: ' + answer['error']\n";
-      if (f.finding.kind == EngineFindingKind::UnsoundSkip) {
-        out << "def holds(file_rows, rows):  # a data file holds no partition column\n"
-            << "    keys = set(file_rows[0]) if file_rows else set()\n"
-            << "    return canonical(file_rows) == canonical([{k: v for k, v in r.items() if k in keys} for r in rows])\n"
-            << "dropped = [p for p, f in result['files'].items() if holds(f['rows'], SCAN['file_rows'])]\n"
-            << "assert dropped, 'the world ran otherwise: no file holds ' + json.dumps(SCAN['file_rows'])\n"
-            << "assert any(p in answer['kept'] for p in dropped), (SCAN['part'] + ' drop ' + dropped[0] + ' for '\n"
-            << "    + SCAN['predicate']['sql'] + ', yet the row ' + json.dumps(SCAN['row']) + ' matches')\n";
-      } else {
-        out << "assert canonical(answer['rows']) == canonical(SCAN['expected_rows']), ('the query for '\n"
-            << "    + SCAN['predicate']['sql'] + ' returns ' + json.dumps(answer['rows']) + ', not '\n"
-            << "    + json.dumps(SCAN['expected_rows']))\n";
-      }
-      break;
+    case EngineFindingKind::WrongQueryResult: out << scan_reproduction_assertions(f.finding); break;
     default: out << "print(json.dumps(result)[:2000])\n";
   }
   out << "print('no finding: delta-rs behaves as skipsound expects')\n";

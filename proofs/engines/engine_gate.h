@@ -87,10 +87,6 @@ EngineGateResult run_engine_gate(const EngineGateOptions& options, const EngineP
 
 std::string render_engine_gate(const EngineGateResult& result);
 
-// engines/delta_rs's scan.py and driver.py as one Python text with no import of the other (what
-// python_reproduction embeds). Throws InputError when a file cannot be read.
-std::string delta_rs_driver_source(const std::filesystem::path& engines_dir);
-
 // A Python file that runs the finding's world with deltalake and pyarrow alone and asserts what
 // skipsound's oracle says must hold; `driver_source` is the driver's text (its execution code).
 std::string python_reproduction(const EngineTrialFinding& finding, const std::string& driver_source,

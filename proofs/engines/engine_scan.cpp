@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <set>
 
 #include "generators/predicate_gen.h"
 #include "model/sql/evaluator.h"
 #include "model/sql/printer.h"
+#include "model/values/input_error.h"
 
 namespace skipsound::engines {
 
@@ -211,6 +214,9 @@ void judge_query(const ScanSubject& subject, const ScanPredicate& p, const json&
   out.findings.push_back(std::move(f));
 }
 
+// The line of driver.py that imports scan.py: the reproduction has scan.py's text in its place.
+constexpr const char* kScanImport = "from scan import ";
+
 }  // namespace
 
 std::vector<ExprPtr> scan_predicates(const Table& table, uint64_t seed, size_t count) {
@@ -324,6 +330,43 @@ ScanJudgement scan_final_table(DriverProcess& driver, const ScanSubject& subject
   ScanJudgement judged = judge_scan(subject, predicates, reply.response);
   for (auto& [reason, n] : out.unsupported) judged.unsupported[reason] += n;
   return judged;
+}
+
+std::string scan_reproduction_assertions(const EngineFinding& finding) {
+  std::ostringstream out;
+  out << "SCAN = json.loads(" << json(finding.scan.dump()).dump() << ")\n"
+      << "answer = scan({'dir': REQUEST['dir'], 'version': SCAN['version'], 'predicates': [SCAN['predicate']]},\n"
+      << "              arrow_type, value_in, value_out)['scans'][0][SCAN['answer']]\n"
+      << "assert 'error' not in answer, 'delta-rs failed: ' + answer['error']\n";
+  if (finding.kind == EngineFindingKind::UnsoundSkip) {
+    out << "def holds(file_rows, rows):  # a data file holds no partition column\n"
+        << "    keys = set(file_rows[0]) if file_rows else set()\n"
+        << "    return canonical(file_rows) == canonical([{k: v for k, v in r.items() if k in keys} for r in rows])\n"
+        << "dropped = [p for p, f in result['files'].items() if holds(f['rows'], SCAN['file_rows'])]\n"
+        << "assert dropped, 'the world ran otherwise: no file holds ' + json.dumps(SCAN['file_rows'])\n"
+        << "assert any(p in answer['kept'] for p in dropped), (SCAN['part'] + ' drop ' + dropped[0] + ' for '\n"
+        << "    + SCAN['predicate']['sql'] + ', yet the row ' + json.dumps(SCAN['row']) + ' matches')\n";
+  } else {
+    out << "assert canonical(answer['rows']) == canonical(SCAN['expected_rows']), ('the query for '\n"
+        << "    + SCAN['predicate']['sql'] + ' returns ' + json.dumps(answer['rows']) + ', not '\n"
+        << "    + json.dumps(SCAN['expected_rows']))\n";
+  }
+  return out.str();
+}
+
+std::string delta_rs_driver_source(const std::filesystem::path& engines_dir) {
+  const auto text = [](const std::filesystem::path& path) {
+    std::ifstream in(path);
+    if (!in) throw InputError("cannot read " + path.string());
+    std::stringstream all;
+    all << in.rdbuf();
+    return all.str();
+  };
+  const std::string scan = text(engines_dir / "delta_rs" / "scan.py");
+  std::string driver = text(engines_dir / "delta_rs" / "driver.py");
+  const size_t import = driver.find(kScanImport);
+  if (import != std::string::npos) driver.erase(import, driver.find('\n', import) + 1 - import);
+  return scan + "\n\n" + driver;
 }
 
 }  // namespace skipsound::engines

@@ -6,6 +6,7 @@
 // differ from the matching rows is ENGINE WRONG QUERY RESULT. The driver only reports.
 #pragma once
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
@@ -75,5 +76,13 @@ ScanJudgement judge_scan(const ScanSubject& subject, const std::vector<ScanPredi
 // Draws, translates, asks the driver and judges: the whole scan step of one trial.
 ScanJudgement scan_final_table(DriverProcess& driver, const ScanSubject& subject, const std::string& dir, uint64_t seed,
                                size_t count);
+
+// What a scan finding's reproduction asserts after it ran the world and the scan part that erred
+// (python_reproduction, engine_gate.h): the dropped file kept, or the model's rows returned.
+std::string scan_reproduction_assertions(const EngineFinding& finding);
+
+// engines/delta_rs's scan.py and driver.py as one Python text with no import of the other (what
+// python_reproduction embeds). Throws InputError when a file cannot be read.
+std::string delta_rs_driver_source(const std::filesystem::path& engines_dir);
 
 }  // namespace skipsound::engines

@@ -10,6 +10,7 @@
 
 #include "model/values/scratch_directory.h"
 #include "proofs/engines/engine_gate.h"
+#include "proofs/engines/engine_scan.h"
 #include "common/subprocess.h"
 
 namespace skipsound::engines {
