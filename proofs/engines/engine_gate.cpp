@@ -278,9 +278,9 @@ std::string python_reproduction(const EngineTrialFinding& f, const std::string& 
           << "        pass  # the stats of each add: see the finding's headline; they exclude a row of the file\n"
           << "raise AssertionError(" << json(f.finding.headline).dump() << ")\n";
       break;
-    case EngineFindingKind::UnsoundSkip:
-    case EngineFindingKind::WrongQueryResult: out << scan_reproduction_assertions(f.finding); break;
-    default: out << "print(json.dumps(result)[:2000])\n";
+    default:  // a scan finding (engine_scan.h) has its own assertions
+      out << (f.finding.scan.is_null() ? std::string("print(json.dumps(result)[:2000])\n")
+                                       : scan_reproduction_assertions(f.finding));
   }
   out << "print('no finding: delta-rs behaves as skipsound expects')\n";
   return out.str();

@@ -78,7 +78,8 @@ ScanJudgement scan_final_table(DriverProcess& driver, const ScanSubject& subject
                                size_t count);
 
 // What a scan finding's reproduction asserts after it ran the world and the scan part that erred
-// (python_reproduction, engine_gate.h): the dropped file kept, or the model's rows returned.
+// (python_reproduction, engine_gate.h): no engine error, and the dropped file kept or the model's
+// rows returned.
 std::string scan_reproduction_assertions(const EngineFinding& finding);
 
 // engines/delta_rs's scan.py and driver.py as one Python text with no import of the other (what
