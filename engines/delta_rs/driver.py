@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import deltalake
 from deltalake import ColumnProperties, CommitProperties, DeltaTable, WriterProperties, write_deltalake
+from scan import commit_foreign_file, scan  # engines/delta_rs/scan.py
 
 ENGINE = "deltalake " + deltalake.__version__
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
@@ -83,6 +84,10 @@ class World:
         self.schema = pa.schema([pa.field(n, arrow_type(t)) for n, t in self.columns])
         self.partition_columns = request.get("partition_columns", [])
         self.configuration = request.get("configuration", {})
+        # Stats text of the initial files a foreign writer writes, by index (docs/engines.md,
+        # "Cross-writer worlds"), and the paths its files got.
+        self.foreign_files = request.get("foreign_files", {})
+        self.foreign_paths = []
 
     def table(self, rows):
         data = {n: [value_in(r.get(n), t) for r in rows] for n, t in self.columns}
@@ -90,6 +95,8 @@ class World:
 
     def write_initial(self, files, without_stats=()):
         """One append per file; a world without files gets an empty table (version 0)."""
+        if self.foreign_files:
+            return self.write_initial_with_foreign(files, without_stats)
         if not files:
             DeltaTable.create(self.dir, schema=self.schema, partition_by=self.partition_columns or None,
                               configuration=self.configuration)
@@ -98,6 +105,18 @@ class World:
                             partition_by=self.partition_columns or None,
                             configuration=self.configuration if i == 0 else None,
                             writer_properties=NO_STATS if i in without_stats else None)
+        return DeltaTable(self.dir).version()
+
+    def write_initial_with_foreign(self, files, without_stats):
+        """The table made empty first, then one commit per file: delta-rs's append or a foreign add."""
+        DeltaTable.create(self.dir, schema=self.schema, configuration=self.configuration)
+        for i, rows in enumerate(files):
+            if str(i) in self.foreign_files:
+                self.foreign_paths.append(commit_foreign_file(DeltaTable(self.dir), self.dir, self.table(rows),
+                                                              self.foreign_files[str(i)], None))
+            else:
+                write_deltalake(self.dir, self.table(rows), mode="append",
+                                writer_properties=NO_STATS if i in without_stats else None)
         return DeltaTable(self.dir).version()
 
     def run(self, handle, op, delta_version_of):
@@ -135,6 +154,8 @@ class World:
             merger.execute()
         elif kind == "compact":
             handle.optimize.compact(writer_properties=writer, commit_properties=ONE_CHECK)
+        elif kind == "foreign_append":
+            self.foreign_paths.append(commit_foreign_file(handle, self.dir, self.table(op["rows"]), op["stats"], ONE_CHECK))
         else:
             raise Unsupported("operation " + kind)
 
@@ -188,7 +209,7 @@ def execute(request):
     files = {p: {"rows": world.rows_of(p), "deleted": []} for p in every_path}
     finished = time.perf_counter()
     return {"engine": ENGINE, "dir": world.dir, "base_version": base, "attempts": attempts,
-            "versions": versions, "files": files,
+            "versions": versions, "files": files, "foreign": world.foreign_paths,
             "timings": {"setup": setup - started, "attempts": ran - setup, "read": finished - ran}}
 
 
@@ -199,7 +220,7 @@ def main():
         try:
             request = json.loads(line)
             try:
-                response = execute(request)
+                response = scan(request["scan"], arrow_type, value_in, value_out) if "scan" in request else execute(request)
             except Unsupported as e:
                 response = {"engine": ENGINE, "unsupported": str(e)}
             response["trial"] = request.get("trial")

@@ -8,6 +8,8 @@
 
 #include "model/values/input_error.h"
 #include "model/values/scratch_directory.h"
+#include "proofs/engines/engine_cross_writer.h"
+#include "proofs/engines/engine_scan.h"
 #include "proofs/explorer/explorer.h"
 
 namespace skipsound::engines {
@@ -112,6 +114,13 @@ std::vector<std::string> adapt_for_delta_rs(generators::World& world) {
   return adapted;
 }
 
+// The per-file oracle for dropped files at scan time: intervals first, Z3 beyond them.
+smt::OracleOptions scan_oracle_options() {
+  smt::OracleOptions options;
+  options.intervals_first = true;
+  return options;
+}
+
 // One world through the engine and skipsound's judge.
 struct EngineTrial {
   std::vector<std::string> adapted;
@@ -120,7 +129,9 @@ struct EngineTrial {
   json request;
   Scenario scenario;
   ScenarioRun own;  // skipsound's checker on the same world
-  EngineJudgement judged;
+  EngineJudgement judged;  // with the scan step's findings
+  size_t foreign_files = 0;  // files a foreign writer wrote (engine_cross_writer.h); 0: not a cross-writer world
+  ScanJudgement scanned;     // the scan step on the final table (engine_scan.h); its findings moved to `judged`
 };
 
 bool has_finding(const EngineTrial& trial, EngineFindingKind kind) {
@@ -145,7 +156,8 @@ class Trials {
   void run(WorldCategory category, size_t index, EngineCategoryStats& stats) {
     ++stats.trials;
     const std::string name = std::string(generators::world_category_name(category)) + "-" + std::to_string(index);
-    EngineTrial trial = run_world(trial_world(options_.seed, category, index), name);
+    const uint64_t seed = trial_seed(options_.seed, category, index);
+    EngineTrial trial = run_world(trial_world(options_.seed, category, index), name, seed);
     for (const std::string& how : trial.adapted) ++stats.adapted[how];
     for (const auto& [rule, n] : trial.judged.stats_dialect) stats.stats_dialect[rule] += n;
     if (!trial.unsupported.empty()) {
@@ -154,6 +166,7 @@ class Trials {
     }
     ++stats.ran;
     count_sides(trial.judged, trial.scenario, trial.own, stats);
+    count_scan_and_cross_writer(trial, stats);
     std::set<EngineFindingKind> shrunk;
     for (EngineFinding& f : trial.judged.findings) {
       ++stats.findings[f.kind];
@@ -164,7 +177,8 @@ class Trials {
   }
 
  private:
-  EngineTrial run_world(generators::World world, const std::string& name) {
+  // `seed`: the trial's, which picks whether it is a cross-writer world and its scan predicates.
+  EngineTrial run_world(generators::World world, const std::string& name, uint64_t seed) {
     EngineTrial trial;
     trial.adapted = adapt_for_delta_rs(world);
     trial.scenario_text = world_scenario_text(world, Mutant::None);
@@ -185,6 +199,9 @@ class Trials {
     trial.request = translation.world->request;
     trial.request["trial"] = name;
     trial.request["dir"] = dir.string();
+    if (is_cross_writer_trial(seed, options_.cross_writer_share)) {
+      trial.foreign_files = add_foreign_writer(trial.request, trial.scenario);
+    }
     const DriverReply reply = driver_.exchange(trial.request.dump());
     if (reply.failure != ExchangeFailure::None) {
       trial.judged.findings.push_back(engine_finding(
@@ -194,6 +211,9 @@ class Trials {
       trial.judged = judge_engine_run(trial.scenario, *translation.world, reply.response, dir.string());
     }
     trial.unsupported = trial.judged.unsupported;
+    if (trial.unsupported.empty() && trial.judged.final_table && options_.scan_predicates > 0) {
+      scan(trial, dir, seed);
+    }
     if (!options_.keep_tables) std::filesystem::remove_all(dir);
     return trial;
   }
@@ -205,7 +225,8 @@ class Trials {
     std::optional<EngineTrial> smallest;
     size_t candidates = 0;
     const auto still_fails = [&](const generators::World& candidate) {
-      EngineTrial trial = run_world(candidate, name + "-shrink-" + std::to_string(++candidates));
+      EngineTrial trial = run_world(candidate, name + "-shrink-" + std::to_string(++candidates),
+                                    trial_seed(options_.seed, found.category, found.index));
       if (!trial.unsupported.empty() || !has_finding(trial, kind)) return false;
       smallest = std::move(trial);
       return true;
@@ -222,9 +243,28 @@ class Trials {
     found.request = std::move(smallest->request);
   }
 
+  // The scan step (engine_scan.h) on the world's final table; its findings join the trial's.
+  void scan(EngineTrial& trial, const std::filesystem::path& dir, uint64_t seed) {
+    const ScanSubject subject{*trial.judged.final_table, trial.judged.final_version, trial.judged.foreign_files, &oracle_};
+    trial.scanned = scan_final_table(driver_, subject, dir.string(), seed, options_.scan_predicates);
+    for (EngineFinding& f : trial.scanned.findings) trial.judged.findings.push_back(std::move(f));
+    trial.scanned.findings.clear();
+  }
+
+  static void count_scan_and_cross_writer(const EngineTrial& trial, EngineCategoryStats& stats) {
+    stats.scan_file_decisions += trial.scanned.file_decisions;
+    stats.scan_queries += trial.scanned.queries;
+    for (const auto& [reason, n] : trial.scanned.unsupported) stats.scan_unsupported[reason] += n;
+    if (trial.foreign_files > 0) {
+      ++stats.cross_writer_worlds;
+      stats.foreign_files += trial.foreign_files;
+    }
+  }
+
   const EngineGateOptions& options_;
   EngineGateResult& result_;
   DriverProcess driver_;
+  smt::Oracle oracle_{scan_oracle_options()};
   std::optional<ScratchDirectory> scratch_;
   std::filesystem::path root_;
 };
@@ -283,9 +323,28 @@ std::string render_engine_gate(const EngineGateResult& r) {
     for (const auto& [reason, n] : s.unsupported) unsupported[reason] += n;
     for (const auto& [rule, n] : s.stats_dialect) dialect[rule] += n;
   }
-  std::map<std::string, size_t> adapted;
+  std::map<std::string, size_t> adapted, scan_unsupported;
+  size_t scan_decisions = 0, scan_queries = 0, cross_writer_worlds = 0, foreign_files = 0;
   for (const auto& [category, s] : r.categories) {
     for (const auto& [how, n] : s.adapted) adapted[how] += n;
+    for (const auto& [reason, n] : s.scan_unsupported) scan_unsupported[reason] += n;
+    scan_decisions += s.scan_file_decisions;
+    scan_queries += s.scan_queries;
+    cross_writer_worlds += s.cross_writer_worlds;
+    foreign_files += s.foreign_files;
+  }
+  for (const auto& [category, s] : r.categories) {
+    if (s.findings.empty()) continue;
+    out << "findings in " << generators::world_category_name(category) << ":";
+    for (const auto& [kind, n] : s.findings) out << " " << n << " " << engine_finding_name(kind) << ";";
+    out << "\n";
+  }
+  out << "scan time: " << scan_decisions << " (file, predicate) decisions and " << scan_queries
+      << " query results judged\n";
+  for (const auto& [reason, n] : scan_unsupported) out << "  scan unsupported: " << n << "  " << reason << "\n";
+  if (cross_writer_worlds > 0) {
+    out << "cross-writer: " << cross_writer_worlds << " judged worlds with " << foreign_files
+        << " files of a foreign writer (Delta Spark's stats)\n";
   }
   for (const auto& [how, n] : adapted) out << "adapted: " << n << " worlds with " << how << "\n";
   if (!dialect.empty()) {
@@ -389,7 +448,9 @@ std::string python_reproduction(const EngineTrialFinding& f, const std::string& 
           << "    assert rows in allowed, 'the table after the commit is no serial order\\'s: ' + json.dumps(rows)\n";
       break;
     case EngineFindingKind::UnsoundStats: out << kStatsCheck; break;
-    default: out << "print(json.dumps(result)[:2000])\n";
+    default:  // a scan finding (engine_scan.h) has its own assertions
+      out << (f.finding.scan.is_null() ? std::string("print(json.dumps(result)[:2000])\n")
+                                       : scan_reproduction_assertions(f.finding));
   }
   out << "print('no finding: delta-rs behaves as skipsound expects')\n";
   return out.str();

@@ -28,34 +28,13 @@ const json& field(const json& j, const char* name) {
   return *it;
 }
 
-// Stats read as exact bounds, whatever writer rules made them: every live value within
-// [min, max] and nullCount the number of NULLs. What is wrong, or none.
-std::optional<std::string> exact_bounds_violation(const FileStats& stats, const std::vector<Row>& rows) {
-  for (size_t leaf = 0; leaf < stats.columns.size(); ++leaf) {
-    const ColumnStats& c = stats.columns[leaf];
-    int64_t nulls = 0;
-    for (const Row& row : rows) {
-      const Value& v = row.at(leaf);
-      if (v.is_null()) {
-        ++nulls;
-        continue;
-      }
-      if (c.min && spark_compare(v, *c.min) == std::strong_ordering::less) return "exclude the value " + to_display(v) + " (below min " + to_display(*c.min) + ")";
-      if (c.max && spark_compare(v, *c.max) == std::strong_ordering::greater) return "exclude the value " + to_display(v) + " (above max " + to_display(*c.max) + ")";
-    }
-    if (c.null_count && *c.null_count != nulls) {
-      return "count " + std::to_string(*c.null_count) + " NULLs in a column with " + std::to_string(nulls);
-    }
-  }
-  return std::nullopt;
-}
-
 // The table at each version the engine wrote, read by skipsound's log reader, with the rows the
 // driver read from each data file.
 class VersionedTables {
  public:
   VersionedTables(const json& response, const std::string& dir, const Schema& schema, EngineJudgement& out)
       : dir_(dir), schema_(schema), out_(out) {
+    if (response.contains("foreign")) out_.foreign_files = field(response, "foreign").get<std::set<std::string>>();
     for (const auto& [path, file] : field(response, "files").items()) {
       std::vector<Row> rows;
       for (const json& r : field(file, "rows")) rows.push_back(row_from_driver(r, schema));
@@ -130,17 +109,16 @@ class VersionedTables {
       const auto it = f.partition_values.find(leaf.path.back());
       if (it != f.partition_values.end()) evidence.partition_values[leaf.ordinal] = it->second;
     }
-    const RowAllowance allowance = row_allowance(evidence, schema_);
-    if (allowance.impossible) {
-      // Stats no Delta Spark writer gives (an uncut 40-character string min, ...): the engine's
-      // stats dialect, noted; they must still bound every row exactly.
-      const std::string& why = *allowance.impossible;  // "stats.x.min = <value>: <the rule>"
+    // Stats no Delta Spark writer gives (an uncut 40-character string min, ...) are delta-rs's
+    // stats dialect, noted; each file is audited under its own writer's dialect (docs/semantics.md §4.8).
+    const RowAllowance spark = row_allowance(evidence, schema_);
+    const bool foreign = out_.foreign_files.count(file.path) > 0;
+    if (spark.impossible && !foreign) {
+      const std::string& why = *spark.impossible;  // "stats.x.min = <value>: <the rule>"
       ++out_.stats_dialect[why.substr(why.rfind(": ") == std::string::npos ? 0 : why.rfind(": ") + 2)];
-      if (const std::optional<std::string> excluded = exact_bounds_violation(*file.stats, file.live_rows())) {
-        out_.findings.push_back(engine_finding(EngineFindingKind::UnsoundStats, "the stats of " + where + " " + *excluded));
-      }
-      return;
     }
+    evidence.dialect = foreign ? StatsDialect::DeltaSpark : StatsDialect::DeltaRs;
+    const RowAllowance allowance = foreign ? spark : row_allowance(evidence, schema_);
     for (const Row& row : file.live_rows()) {
       const ConsistencyVerdict v = check_row_consistency(row, allowance);
       if (v.kind == Consistency::Inconsistent) {
@@ -254,6 +232,10 @@ void judge(const Scenario& scenario, const WorldRequest& world, const json& resp
     out.attempts.push_back(judged);
   }
   const VersionedTables tables(response, dir, scenario.table.schema(), out);
+  if (const Table* last = tables.at(latest)) {
+    out.final_table = *last;
+    out.final_version = latest;
+  }
   // The oracle's attempts: each transaction run by the model on the snapshot the engine gave it.
   std::vector<Transaction> transactions(scenario.transactions.size());
   std::vector<OracleAttempt> oracle_attempts;
@@ -316,6 +298,8 @@ const char* engine_finding_name(EngineFindingKind k) {
     case EngineFindingKind::UnsoundStats: return "ENGINE UNSOUND STATS";
     case EngineFindingKind::MissedConflict: return "ENGINE MISSED CONFLICT";
     case EngineFindingKind::WrongResult: return "ENGINE WRONG RESULT";
+    case EngineFindingKind::UnsoundSkip: return "ENGINE UNSOUND SKIP";
+    case EngineFindingKind::WrongQueryResult: return "ENGINE WRONG QUERY RESULT";
   }
   return "?";
 }

@@ -11,6 +11,9 @@
   engine-error       the first attempt is reported as failed with an engine error
   driver-exception   the driver answers every world with a driver_error (its own exception)
   extra-file         the driver lists a live file the log does not have
+  scan-skip          at scan time the pyarrow fragments keep no file: a dropped file with a
+                     matching row must be reported as an unsound skip
+  scan-wrong-rows    at scan time each query that returns rows loses its last one
   garbage | hang | die   answers with no JSON, never answers, exits
 """
 import json
@@ -82,6 +85,16 @@ def lower_first_max_id(directory, min_rows=1):
     open(path, "w").write("\n".join(lines) + "\n")
 
 
+def scan_answer(mode, request):
+    response = driver.scan(request, driver.arrow_type, driver.value_in, driver.value_out)
+    for answer in response["scans"]:
+        if mode == "scan-skip" and "kept" in answer["fragments"]:
+            answer["fragments"]["kept"] = []
+        if mode == "scan-wrong-rows" and answer["query"].get("rows"):
+            answer["query"]["rows"].pop()
+    return response
+
+
 def main(mode):
     if mode == "no-conflict-check":
         driver.World = UncheckedWorld
@@ -98,6 +111,9 @@ def main(mode):
             sys.exit(3)
         if mode == "driver-exception":
             print(json.dumps({"engine": driver.ENGINE, "driver_error": "KeyError: 'injected'"}), flush=True)
+            continue
+        if "scan" in request:
+            print(json.dumps(scan_answer(mode, request["scan"])), flush=True)
             continue
         response = driver.execute(request)
         if mode == "wrong-stat":

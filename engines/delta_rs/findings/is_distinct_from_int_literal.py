@@ -10,6 +10,7 @@ and this one DELETE; 39 of 2,500 wide-dv worlds (seed 1) fail so on int columns,
 
 The row x = 0 is distinct from -1, so the DELETE must delete it. World:
 is_distinct_from_int_literal.scn. Needs only deltalake and pyarrow; fails while the bug is there.
+The same root cause shows at scan time: not_distinct_from_file_skipping_error.py.
 """
 import shutil
 
