@@ -5,10 +5,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli/cli.h"
 #include "proofs/engines/engine_gate.h"
+#include "proofs/engines/engine_gate_json.h"
+#include "proofs/engines/engine_scan.h"
 
 #ifndef SKIPSOUND_ENGINES_DIR
 #define SKIPSOUND_ENGINES_DIR "engines"
@@ -25,22 +26,19 @@ struct EngineGateArguments {
   std::string engine = "delta-rs";
   uint64_t seed = 1;
   size_t trials = 50;
+  size_t first_trial = 0;
   std::vector<std::string> categories;
   std::vector<std::string> driver;
   double timeout = 60;
   std::string keep_tables;
   std::string out;
+  size_t shrink_trials = 200;
+  size_t scan_predicates = 4;
+  double cross_writer = 0;
+  bool json = false;
 };
 
 const std::filesystem::path kDeltaRsDriver = std::filesystem::path(SKIPSOUND_ENGINES_DIR) / "delta_rs" / "driver.py";
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot read " + path.string());
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path);
@@ -51,12 +49,15 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 // Each finding as the world (a scenario file), the driver's request and a standalone reproduction.
 void write_findings(const engines::EngineGateResult& result, const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
-  const std::string driver_source = read_text(kDeltaRsDriver);
+  const std::string driver_source = engines::delta_rs_driver_source(SKIPSOUND_ENGINES_DIR);
   for (const engines::EngineTrialFinding& f : result.findings) {
     std::string stem = std::string(engines::engine_finding_name(f.finding.kind)) + "-" +
                        generators::world_category_name(f.category) + "-" + std::to_string(f.index);
     for (char& c : stem) c = c == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    write_text(dir / (stem + ".scn"), "# " + f.finding.headline.substr(0, f.finding.headline.find('\n')) + "\n" + f.scenario_text);
+    const std::string shrunk = f.shrink_steps == 0 ? "as found" : "shrunk through the engine in " + std::to_string(f.shrink_steps) + " steps";
+    write_text(dir / (stem + ".scn"), "# " + f.finding.headline.substr(0, f.finding.headline.find('\n')) + "\n# " +
+                                          result.engine + ", " + shrunk + "; replay: skipsound scenario FILE\n" +
+                                          f.scenario_text);
     write_text(dir / (stem + ".json"), f.request.dump(1) + "\n");
     write_text(dir / (stem + ".py"), engines::python_reproduction(f, driver_source, result.engine));
   }
@@ -67,6 +68,7 @@ int run(const EngineGateArguments& a) {
   engines::EngineGateOptions options;
   options.seed = a.seed;
   options.trials_per_category = a.trials;
+  options.first_trial = a.first_trial;
   for (const std::string& name : a.categories) {
     const auto category = generators::world_category_from_name(name);
     if (!category) throw InputError("--category: no category '" + name + "'");
@@ -79,10 +81,13 @@ int run(const EngineGateArguments& a) {
   }
   options.driver.deadline_ms = static_cast<int>(a.timeout * 1000);
   if (!a.keep_tables.empty()) options.keep_tables = a.keep_tables;
-  std::cout << "skipsound engine-gate: " << a.engine << ", seed " << a.seed << " (replay with --seed " << a.seed
+  if (!a.out.empty()) options.shrink_trial_limit = a.shrink_trials;  // the findings written are shrunk
+  options.scan_predicates = a.scan_predicates;
+  options.cross_writer_share = a.cross_writer;
+  (a.json ? std::cerr : std::cout) << "skipsound engine-gate: " << a.engine << ", seed " << a.seed << " (replay with --seed " << a.seed
             << "), " << a.trials << " trials per category" << std::endl;
   const engines::EngineGateResult result = engines::run_engine_gate(options);
-  std::cout << engines::render_engine_gate(result);
+  std::cout << (a.json ? engines::engine_gate_json(result).dump(1) + "\n" : engines::render_engine_gate(result));
   if (!a.out.empty() && !result.findings.empty()) write_findings(result, a.out);
   return result.findings.empty() ? kExitOk : kExitFinding;
 }
@@ -97,16 +102,29 @@ void add_engine_gate_command(CLI::App& app, int& exit_code) {
   command->add_option("--engine", arguments->engine, "the engine: delta-rs (the deltalake package)");
   command->add_option("--seed", arguments->seed, "master seed (default 1; printed at start)");
   command->add_option("--trials", arguments->trials, "trials per category (default 50)")->check(CLI::Range(1, 1'000'000));
+  command->add_option("--first-trial", arguments->first_trial,
+                      "the first trial index of each category (default 0): slices of one run, or one trial again");
   command->add_option("--category", arguments->categories, "explorer categories to run (default all)");
   command->add_option("--driver", arguments->driver,
                       "the driver command and its arguments (default: the build folder's venv python with "
                       "engines/delta_rs/driver.py)");
   command->add_option("--timeout", arguments->timeout, "seconds a trial may take before the driver is killed (default 60)")
       ->check(CLI::Range(0.1, 3600.0));
+  command->add_option("--scan-predicates", arguments->scan_predicates,
+                      "read predicates judged at scan time on each world's final table (default 4; 0: no scans)")
+      ->check(CLI::Range(0, 1000));
+  command->add_option("--cross-writer", arguments->cross_writer,
+                      "share of trials whose first file and appends a foreign writer writes with Delta Spark's "
+                      "stats (0 to 1, default 0)")
+      ->check(CLI::Range(0.0, 1.0));
+  command->add_flag("--json", arguments->json, "print the report as JSON (per category and finding kind) instead of text");
   command->add_option("--keep-tables", arguments->keep_tables, "write the tables into this folder and keep them");
   command->add_option("--out", arguments->out,
                       "write each finding here: the world (.scn), the driver's request (.json) and a Python "
                       "reproduction using deltalake and pyarrow alone (.py)");
+  command->add_option("--shrink-trials", arguments->shrink_trials,
+                      "with --out: candidate worlds each shrinking stage runs through the engine per finding "
+                      "(default 200; 0: write the findings unshrunk)");
   command->callback([arguments, &exit_code] { exit_code = run(*arguments); });
 }
 

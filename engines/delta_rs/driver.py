@@ -18,7 +18,8 @@ import traceback
 import pyarrow as pa
 import pyarrow.parquet as pq
 import deltalake
-from deltalake import CommitProperties, DeltaTable, write_deltalake
+from deltalake import ColumnProperties, CommitProperties, DeltaTable, WriterProperties, write_deltalake
+from scan import commit_foreign_file, scan  # engines/delta_rs/scan.py
 
 ENGINE = "deltalake " + deltalake.__version__
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
@@ -27,6 +28,9 @@ EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
 # while a world runs, so that write cannot lose a race and no second check happens. (0 would fail
 # at once without checking.)
 ONE_CHECK = CommitProperties(max_commit_retries=1)
+# A writer without stats: delta-rs takes a file's stats from its parquet statistics, so with those
+# off it records numRecords alone, no column bound (a world's file or writer "without stats").
+NO_STATS = WriterProperties(default_column_properties=ColumnProperties(statistics_enabled="NONE"))
 
 
 class Unsupported(Exception):
@@ -80,36 +84,64 @@ class World:
         self.schema = pa.schema([pa.field(n, arrow_type(t)) for n, t in self.columns])
         self.partition_columns = request.get("partition_columns", [])
         self.configuration = request.get("configuration", {})
+        # Stats text of the initial files a foreign writer writes, by index (docs/engines.md,
+        # "Cross-writer worlds"), and the paths its files got.
+        self.foreign_files = request.get("foreign_files", {})
+        self.foreign_paths = []
 
     def table(self, rows):
         data = {n: [value_in(r.get(n), t) for r in rows] for n, t in self.columns}
         return pa.table(data, schema=self.schema)
 
-    def write_initial(self, files):
+    def write_initial(self, files, without_stats=()):
         """One append per file; a world without files gets an empty table (version 0)."""
+        if self.foreign_files:
+            return self.write_initial_with_foreign(files, without_stats)
         if not files:
             DeltaTable.create(self.dir, schema=self.schema, partition_by=self.partition_columns or None,
                               configuration=self.configuration)
         for i, rows in enumerate(files):
             write_deltalake(self.dir, self.table(rows), mode="append",
                             partition_by=self.partition_columns or None,
-                            configuration=self.configuration if i == 0 else None)
+                            configuration=self.configuration if i == 0 else None,
+                            writer_properties=NO_STATS if i in without_stats else None)
         return DeltaTable(self.dir).version()
 
-    def run(self, handle, op):
+    def write_initial_with_foreign(self, files, without_stats):
+        """The table made empty first, then one commit per file: delta-rs's append or a foreign add."""
+        DeltaTable.create(self.dir, schema=self.schema, configuration=self.configuration)
+        for i, rows in enumerate(files):
+            if str(i) in self.foreign_files:
+                self.foreign_paths.append(commit_foreign_file(DeltaTable(self.dir), self.dir, self.table(rows),
+                                                              self.foreign_files[str(i)], None))
+            else:
+                write_deltalake(self.dir, self.table(rows), mode="append",
+                                writer_properties=NO_STATS if i in without_stats else None)
+        return DeltaTable(self.dir).version()
+
+    def run(self, handle, op, delta_version_of):
+        """Runs one operation on the handle; delta_version_of maps a world version to delta-rs's."""
         kind = op["kind"]
+        writer = None if op.get("stats", True) else NO_STATS
         if kind == "append":
-            write_deltalake(handle, self.table(op["rows"]), mode="append", commit_properties=ONE_CHECK)
+            write_deltalake(handle, self.table(op["rows"]), mode="append", writer_properties=writer,
+                            commit_properties=ONE_CHECK)
         elif kind == "overwrite":
             write_deltalake(handle, self.table(op["rows"]), mode="overwrite", predicate=op["predicate"],
-                            commit_properties=ONE_CHECK)
+                            writer_properties=writer, commit_properties=ONE_CHECK)
         elif kind == "delete":
-            handle.delete(op.get("predicate"), commit_properties=ONE_CHECK)
+            handle.delete(op.get("predicate"), writer_properties=writer, commit_properties=ONE_CHECK)
         elif kind == "update":
-            handle.update(updates=op["set"], predicate=op.get("predicate"), commit_properties=ONE_CHECK)
+            handle.update(updates=op["set"], predicate=op.get("predicate"), writer_properties=writer,
+                          commit_properties=ONE_CHECK)
+        elif kind == "restore":
+            target = delta_version_of(op["version"])
+            if target == handle.version():
+                raise Unsupported("RESTORE to the snapshot's own version (delta-rs refuses it)")
+            handle.restore(target, commit_properties=ONE_CHECK)
         elif kind == "merge":
             merger = handle.merge(self.table(op["source"]), op["on"], source_alias="s", target_alias="t",
-                                  commit_properties=ONE_CHECK)
+                                  writer_properties=writer, commit_properties=ONE_CHECK)
             for clause in op.get("matched", []):
                 if clause["action"] == "update":
                     merger = merger.when_matched_update(clause["set"], clause.get("predicate"))
@@ -121,7 +153,9 @@ class World:
                 merger = merger.when_not_matched_insert(clause["set"], clause.get("predicate"))
             merger.execute()
         elif kind == "compact":
-            handle.optimize.compact(commit_properties=ONE_CHECK)
+            handle.optimize.compact(writer_properties=writer, commit_properties=ONE_CHECK)
+        elif kind == "foreign_append":
+            self.foreign_paths.append(commit_foreign_file(handle, self.dir, self.table(op["rows"]), op["stats"], ONE_CHECK))
         else:
             raise Unsupported("operation " + kind)
 
@@ -147,7 +181,7 @@ class World:
 def execute(request):
     started = time.perf_counter()
     world = World(request)
-    base = world.write_initial(request["files"])
+    base = world.write_initial(request["files"], set(request.get("files_without_stats", [])))
     versions_by_world_version = [base]  # world version k (k commits after the initial table) -> delta version
     setup = time.perf_counter()
     attempts = []
@@ -157,7 +191,7 @@ def execute(request):
         handle = DeltaTable(world.dir, version=read_version)
         out = {"transaction": attempt["transaction"], "read_version": read_version}
         try:
-            world.run(handle, txn["operation"])
+            world.run(handle, txn["operation"], lambda v: versions_by_world_version[v])
             latest = DeltaTable(world.dir).version()
             committed = latest > versions_by_world_version[-1]
             out.update(outcome="committed", version=latest if committed else None)
@@ -175,7 +209,7 @@ def execute(request):
     files = {p: {"rows": world.rows_of(p), "deleted": []} for p in every_path}
     finished = time.perf_counter()
     return {"engine": ENGINE, "dir": world.dir, "base_version": base, "attempts": attempts,
-            "versions": versions, "files": files,
+            "versions": versions, "files": files, "foreign": world.foreign_paths,
             "timings": {"setup": setup - started, "attempts": ran - setup, "read": finished - ran}}
 
 
@@ -186,7 +220,7 @@ def main():
         try:
             request = json.loads(line)
             try:
-                response = execute(request)
+                response = scan(request["scan"], arrow_type, value_in, value_out) if "scan" in request else execute(request)
             except Unsupported as e:
                 response = {"engine": ENGINE, "unsupported": str(e)}
             response["trial"] = request.get("trial")

@@ -178,7 +178,19 @@ std::string cast_sql(const Expr& e, SqlDialect d) {
   return "CAST(" + text + " AS " + type_name(e.cast_type) + ")";
 }
 
+// A comparison operand in DataFusion's SQL: an untyped NULL takes the other operand's type
+// (DataFusion cannot coerce a bare NULL in every comparison: "Casting from Int64 to Null").
+std::string datafusion_operand(const ExprPtr& e, const ExprPtr& other, Precedence needed) {
+  const bool untyped_null = e->kind == ExprKind::Literal && e->literal.type.kind == TypeKind::Null;
+  if (untyped_null && other->type.kind != TypeKind::Null) return datafusion_cast("NULL", other->type);
+  return operand(e, needed, SqlDialect::DataFusion);
+}
+
 std::string like_sql(const Expr& e, SqlDialect d) {
+  // DataFusion's LIKE takes no escape character but the backslash.
+  if (d == SqlDialect::DataFusion && e.children.size() > 2 && like_escape(e) != U'\\') {
+    throw UnsupportedInDialect("LIKE with an ESCAPE other than the backslash");
+  }
   std::string text = " LIKE " + operand(e.children[1], kAdditive, d);
   if (e.children.size() > 2) text += " ESCAPE " + sql(*e.children[2], d);
   return text;
@@ -241,10 +253,18 @@ std::string sql(const Expr& e, SqlDialect d) {
     case ExprKind::Literal: return datafusion ? datafusion_literal(e.literal) : to_sql_literal(e.literal);
     case ExprKind::Column: return datafusion ? datafusion_column(e.path) : path_to_sql(e.path);
     case ExprKind::Compare: {
-      const bool null_safe = datafusion && e.cmp_op == CompareOp::NullSafeEq;
-      return operand(c[0], kComparison, d) + " " +
-             (null_safe ? "IS NOT DISTINCT FROM" : compare_op_sql(e.cmp_op)) + " " +
-             operand(c[1], kAdditive, d);
+      // DataFusion's parser reads everything after IS NOT DISTINCT FROM as its right operand
+      // (`a IS NOT DISTINCT FROM b AND c` is `a <=> (b AND c)`), so the comparison and its
+      // operands are parenthesised whole.
+      if (datafusion && e.cmp_op == CompareOp::NullSafeEq) {
+        return "(" + datafusion_operand(c[0], c[1], kPrimary) + " IS NOT DISTINCT FROM " +
+               datafusion_operand(c[1], c[0], kPrimary) + ")";
+      }
+      if (datafusion) {
+        return datafusion_operand(c[0], c[1], kComparison) + " " + compare_op_sql(e.cmp_op) + " " +
+               datafusion_operand(c[1], c[0], kAdditive);
+      }
+      return operand(c[0], kComparison, d) + " " + compare_op_sql(e.cmp_op) + " " + operand(c[1], kAdditive, d);
     }
     case ExprKind::And: return operand(c[0], kAnd, d) + " AND " + operand(c[1], kNot, d);
     case ExprKind::Or: return operand(c[0], kOr, d) + " OR " + operand(c[1], kAnd, d);

@@ -123,6 +123,7 @@ struct ColumnContext {
   std::optional<int64_t> num_records;
   int64_t live = 0;
   int string_prefix_length = kDefaultStringPrefixLength;
+  StatsDialect dialect = StatsDialect::DeltaSpark;
   StringReading strings;
 };
 
@@ -162,6 +163,7 @@ std::string stat_label(const Leaf& leaf, const char* stat, const std::string& va
 // " (string prefix length 2: min may be truncated, max exact)"; empty for other types.
 std::string string_note(const ColumnContext& c, bool with_min, bool with_max) {
   if (!is_string(c) || !(with_min || with_max)) return {};
+  if (c.dialect == StatsDialect::DeltaRs) return " (delta-rs stats: strings whole)";
   std::string note = " (string prefix length " + std::to_string(c.string_prefix_length) + ": ";
   if (with_min) note += std::string("min ") + stored_string_name(c.strings.min.kind);
   if (with_min && with_max) note += ", ";
@@ -276,15 +278,20 @@ ColumnAllowance partition_allowance(const Leaf& leaf, const Value& value) {
   return a;
 }
 
-StringReading read_strings(const ColumnStats& stats, const Leaf& leaf, int prefix_length) {
+// delta-rs's strings are whole: the default reading (exact min and max) is theirs.
+StringReading read_strings(const ColumnStats& stats, const Leaf& leaf, int prefix_length, StatsDialect dialect) {
   StringReading reading;
-  if (leaf.type.kind != TypeKind::String) return reading;
+  if (leaf.type.kind != TypeKind::String || dialect == StatsDialect::DeltaRs) return reading;
   if (stats.min) reading.min = read_stored_min(stats.min->as_string(), prefix_length);
   if (stats.max) reading.max = read_stored_max(stats.max->as_string(), prefix_length);
   return reading;
 }
 
 }  // namespace
+
+const char* stats_dialect_name(StatsDialect d) {
+  return d == StatsDialect::DeltaRs ? "delta-rs" : "Delta Spark";
+}
 
 bool ValueRange::contains(const Value& v) const {
   if (lower && before(v, *lower)) return false;
@@ -310,8 +317,15 @@ RowAllowance row_allowance(const FileEvidence& file, const Schema& schema) {
     // Without numRecords, L is free: three rows beyond the recorded nulls never bind.
     const int64_t live = stats.num_records ? *stats.num_records - file.dv_cardinality
                                            : column.null_count.value_or(0) + 3;
-    const ColumnContext context{leaf, column, !stats.wide(), file.dv_cardinality > 0, stats.num_records, live,
-                                file.string_prefix_length, read_strings(column, leaf, file.string_prefix_length)};
+    const ColumnContext context{leaf,
+                                column,
+                                !stats.wide(),
+                                file.dv_cardinality > 0,
+                                stats.num_records,
+                                live,
+                                file.string_prefix_length,
+                                file.dialect,
+                                read_strings(column, leaf, file.string_prefix_length, file.dialect)};
     if (auto why = impossible_strings(context)) {
       allowance.impossible = std::move(why);
       return allowance;

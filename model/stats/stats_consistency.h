@@ -17,6 +17,12 @@
 
 namespace skipsound {
 
+// Whose writer rules made a file's stats (docs/semantics.md §4.8). Delta Spark's cut strings to
+// the prefix length (§4.4); delta-rs's store string mins and maxes whole, so a stored string is
+// the true value. Both floor timestamps to the millisecond (§4.5).
+enum class StatsDialect { DeltaSpark, DeltaRs };
+const char* stats_dialect_name(StatsDialect d);  // "Delta Spark", "delta-rs"
+
 // What one file says about its rows.
 struct FileEvidence {
   const FileStats* stats = nullptr;     // nullptr: the file has no stats at all
@@ -26,6 +32,7 @@ struct FileEvidence {
   // The writer, the reader, the oracle and the rule proofs take it from the same setting
   // (StatsConfig::string_prefix_length, `--string-prefix-length`).
   int string_prefix_length = kDefaultStringPrefixLength;
+  StatsDialect dialect = StatsDialect::DeltaSpark;
 };
 
 // A set of non-null values: lower <= v <= upper (v < upper when upper_strict; Spark order) and v
@@ -61,7 +68,7 @@ struct RowAllowance {
   std::optional<std::string> no_row;     // set (with the reason) when the file holds no live row
   std::vector<ColumnAllowance> columns;  // constrained leaves only
   // Set (with the reason) when no writer produces these stats (docs/semantics.md §4.4, with the evidence's string
-  // prefix length): no file holds them, so no row is consistent, and that licenses nothing.
+  // prefix length and dialect): no file holds them, so no row is consistent, and that licenses nothing.
   std::optional<std::string> impossible;
 };
 

@@ -23,9 +23,17 @@ struct EngineGateOptions {
   uint64_t seed = 1;
   std::vector<generators::WorldCategory> categories;  // empty: every category
   size_t trials_per_category = 50;
+  size_t first_trial = 0;  // trial indexes first_trial .. first_trial + trials_per_category - 1 run
   DriverCommand driver;
   // Where the tables are written and kept; none: a scratch folder removed at the end.
   std::optional<std::filesystem::path> keep_tables;
+  // Candidate worlds tried in each stage of shrinking a finding through the engine (one per
+  // finding kind of a trial); 0: findings are reported as found.
+  size_t shrink_trial_limit = 0;
+  // Read predicates judged at scan time on each judged world's final table (engine_scan.h); 0: none.
+  size_t scan_predicates = 4;
+  // The share of trials that are cross-writer worlds (engine_cross_writer.h), in [0, 1].
+  double cross_writer_share = 0;
 };
 
 // Decisions on the same attempts: the engine's, and skipsound's checker's on the model's run.
@@ -49,6 +57,11 @@ struct EngineCategoryStats {
   size_t agreed = 0;    // of those, where both committed or both aborted
   std::map<EngineFindingKind, size_t> findings;
   std::map<std::string, size_t> stats_dialect;  // files whose sound stats break a Delta Spark writer rule, by rule
+  size_t scan_file_decisions = 0;  // (file, predicate) pairs judged at scan time
+  size_t scan_queries = 0;         // queries whose rows were compared with the model's
+  std::map<std::string, size_t> scan_unsupported;  // scan parts not run, by part and reason
+  size_t cross_writer_worlds = 0;  // judged worlds with files of a foreign writer
+  size_t foreign_files = 0;        // files the foreign writer wrote in them
   double seconds = 0;
   double judged_per_second() const { return seconds > 0 ? static_cast<double>(ran) / seconds : 0.0; }
 };
@@ -59,6 +72,7 @@ struct EngineTrialFinding {
   EngineFinding finding;
   std::string scenario_text;  // the world, replayable with `skipsound scenario`
   nlohmann::json request;     // the driver's request, as sent
+  size_t shrink_steps = 0;    // the world and request are the shrunk ones when this is not 0
 };
 
 struct EngineGateResult {

@@ -28,34 +28,13 @@ const json& field(const json& j, const char* name) {
   return *it;
 }
 
-// Stats read as exact bounds, whatever writer rules made them: every live value within
-// [min, max] and nullCount the number of NULLs. What is wrong, or none.
-std::optional<std::string> exact_bounds_violation(const FileStats& stats, const std::vector<Row>& rows) {
-  for (size_t leaf = 0; leaf < stats.columns.size(); ++leaf) {
-    const ColumnStats& c = stats.columns[leaf];
-    int64_t nulls = 0;
-    for (const Row& row : rows) {
-      const Value& v = row.at(leaf);
-      if (v.is_null()) {
-        ++nulls;
-        continue;
-      }
-      if (c.min && spark_compare(v, *c.min) == std::strong_ordering::less) return "exclude the value " + to_display(v) + " (below min " + to_display(*c.min) + ")";
-      if (c.max && spark_compare(v, *c.max) == std::strong_ordering::greater) return "exclude the value " + to_display(v) + " (above max " + to_display(*c.max) + ")";
-    }
-    if (c.null_count && *c.null_count != nulls) {
-      return "count " + std::to_string(*c.null_count) + " NULLs in a column with " + std::to_string(nulls);
-    }
-  }
-  return std::nullopt;
-}
-
 // The table at each version the engine wrote, read by skipsound's log reader, with the rows the
 // driver read from each data file.
 class VersionedTables {
  public:
   VersionedTables(const json& response, const std::string& dir, const Schema& schema, EngineJudgement& out)
       : dir_(dir), schema_(schema), out_(out) {
+    if (response.contains("foreign")) out_.foreign_files = field(response, "foreign").get<std::set<std::string>>();
     for (const auto& [path, file] : field(response, "files").items()) {
       std::vector<Row> rows;
       for (const json& r : field(file, "rows")) rows.push_back(row_from_driver(r, schema));
@@ -130,17 +109,16 @@ class VersionedTables {
       const auto it = f.partition_values.find(leaf.path.back());
       if (it != f.partition_values.end()) evidence.partition_values[leaf.ordinal] = it->second;
     }
-    const RowAllowance allowance = row_allowance(evidence, schema_);
-    if (allowance.impossible) {
-      // Stats no Delta Spark writer gives (an uncut 40-character string min, ...): the engine's
-      // stats dialect, noted; they must still bound every row exactly.
-      const std::string& why = *allowance.impossible;  // "stats.x.min = <value>: <the rule>"
+    // Stats no Delta Spark writer gives (an uncut 40-character string min, ...) are delta-rs's
+    // stats dialect, noted; each file is audited under its own writer's dialect (docs/semantics.md §4.8).
+    const RowAllowance spark = row_allowance(evidence, schema_);
+    const bool foreign = out_.foreign_files.count(file.path) > 0;
+    if (spark.impossible && !foreign) {
+      const std::string& why = *spark.impossible;  // "stats.x.min = <value>: <the rule>"
       ++out_.stats_dialect[why.substr(why.rfind(": ") == std::string::npos ? 0 : why.rfind(": ") + 2)];
-      if (const std::optional<std::string> excluded = exact_bounds_violation(*file.stats, file.live_rows())) {
-        out_.findings.push_back(engine_finding(EngineFindingKind::UnsoundStats, "the stats of " + where + " " + *excluded));
-      }
-      return;
     }
+    evidence.dialect = foreign ? StatsDialect::DeltaSpark : StatsDialect::DeltaRs;
+    const RowAllowance allowance = foreign ? spark : row_allowance(evidence, schema_);
     for (const Row& row : file.live_rows()) {
       const ConsistencyVerdict v = check_row_consistency(row, allowance);
       if (v.kind == Consistency::Inconsistent) {
@@ -182,6 +160,19 @@ Commit logged_commit(const std::string& dir, int64_t version, const Table& after
   return c;
 }
 
+// The transaction's operations, each RESTORE given the live files of its target version as
+// skipsound's reader read the engine's log there (docs/semantics.md §10.8).
+std::vector<Operation> restored_files(const ScenarioTransaction& txn, const std::vector<int64_t>& world_versions,
+                                      const VersionedTables& tables) {
+  std::vector<Operation> operations = txn.operations;
+  for (const auto& [at, version] : txn.restore_versions) {
+    const Table* target = static_cast<size_t>(version) < world_versions.size() ? tables.at(world_versions[version]) : nullptr;
+    if (!target) throw MalformedResponse{txn.name + " restores world version " + std::to_string(version) + ", which the engine never wrote"};
+    operations[at].restore_to = target->files();
+  }
+  return operations;
+}
+
 json allowed_tables(const SerialVerdict& v, const Schema& schema) {
   json tables = json::array();
   for (const SerialOutcome& o : v.allowed) {
@@ -215,6 +206,9 @@ void judge(const Scenario& scenario, const WorldRequest& world, const json& resp
   // The version each attempt read and the version it left (equal for an abort, a failure or an
   // operation that wrote nothing).
   std::vector<std::pair<int64_t, int64_t>> spans;
+  // The engine's version of each world version (the table after k committed attempts), as the
+  // driver maps a RESTORE's target.
+  std::vector<int64_t> world_versions{latest};
   for (size_t i = 0; i < attempts.size(); ++i) {
     const json& a = attempts[i];
     if (field(a, "outcome").get<std::string>() == "unsupported") {
@@ -233,10 +227,15 @@ void judge(const Scenario& scenario, const WorldRequest& world, const json& resp
     const int64_t read = field(a, "read_version").get<int64_t>();
     const int64_t before = latest;
     if (judged.outcome == EngineOutcome::Committed && !field(a, "version").is_null()) latest = a["version"].get<int64_t>();
+    if (judged.outcome == EngineOutcome::Committed) world_versions.push_back(latest);
     spans.push_back({read, before});
     out.attempts.push_back(judged);
   }
   const VersionedTables tables(response, dir, scenario.table.schema(), out);
+  if (const Table* last = tables.at(latest)) {
+    out.final_table = *last;
+    out.final_version = latest;
+  }
   // The oracle's attempts: each transaction run by the model on the snapshot the engine gave it.
   std::vector<Transaction> transactions(scenario.transactions.size());
   std::vector<OracleAttempt> oracle_attempts;
@@ -252,7 +251,8 @@ void judge(const Scenario& scenario, const WorldRequest& world, const json& resp
     if (!snapshot || !state_before || !state_after || a.outcome == EngineOutcome::Failed) return;  // a finding says why
     const ScenarioTransaction& st = scenario.transactions[a.transaction];
     try {
-      transactions[a.transaction] = run_transaction(st.name, *snapshot, st.operations, st.settings, EveryFilePlanner());
+      transactions[a.transaction] = run_transaction(st.name, *snapshot, restored_files(st, world_versions, tables),
+                                                    st.settings, EveryFilePlanner());
     } catch (const InputError& e) {
       out.unsupported = std::string("the model refuses the world: ") + e.what();
       return;
@@ -298,6 +298,8 @@ const char* engine_finding_name(EngineFindingKind k) {
     case EngineFindingKind::UnsoundStats: return "ENGINE UNSOUND STATS";
     case EngineFindingKind::MissedConflict: return "ENGINE MISSED CONFLICT";
     case EngineFindingKind::WrongResult: return "ENGINE WRONG RESULT";
+    case EngineFindingKind::UnsoundSkip: return "ENGINE UNSOUND SKIP";
+    case EngineFindingKind::WrongQueryResult: return "ENGINE WRONG QUERY RESULT";
   }
   return "?";
 }

@@ -6,6 +6,7 @@
 #pragma once
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ enum class EngineFindingKind {
   UnsoundStats,     // an add's stats exclude one of its rows, or count them wrong
   MissedConflict,   // a commit no allowed serial order explains
   WrongResult,      // a commit whose rows differ from its operations run on its own snapshot
+  UnsoundSkip,      // a scan drops a file holding a row its predicate matches (engine_scan.h)
+  WrongQueryResult, // a query's rows differ from the model's evaluation of every live row
 };
 const char* engine_finding_name(EngineFindingKind k);  // "ENGINE ERROR", "LOG", ...
 
@@ -33,6 +36,10 @@ struct EngineFinding {
   // For a missed conflict or a wrong result: the live rows each allowed serial order gives after
   // that commit (arrays of driver rows), what a reproduction asserts against.
   nlohmann::json allowed_tables = nlohmann::json::array();
+  // For a scan finding: the table version, the predicate (its SQL and pyarrow form), the part
+  // that erred, and the dropped file with its matching row or the rows the query must return
+  // (an ENGINE ERROR of a scan part has the first three).
+  nlohmann::json scan = nullptr;
 };
 
 EngineFinding engine_finding(EngineFindingKind kind, std::string headline, std::optional<size_t> transaction = {},
@@ -54,6 +61,11 @@ struct EngineJudgement {
   // Sound stats that follow other writer rules than Delta Spark's, by the rule they break
   // (docs/semantics.md §4): the engine's stats dialect.
   std::map<std::string, size_t> stats_dialect;
+  // The table at the last version the engine wrote, as skipsound's reader reads it: what the
+  // scan step (engine_scan.h) judges.
+  std::optional<Table> final_table;
+  int64_t final_version = -1;
+  std::set<std::string> foreign_files;  // written by a foreign writer: Delta Spark's stats dialect
 };
 
 // The response's `attempts`, `versions` and `files` judged against the world they ran; `table_dir`

@@ -77,7 +77,8 @@ json merge_json(const Operation& op, const Schema& schema) {
   return m;
 }
 
-json operation_json(const Operation& op, const Schema& schema) {
+// `restore_version`: the world version a RESTORE goes back to (the driver maps it to the engine's).
+json operation_json(const Operation& op, const Schema& schema, std::optional<int64_t> restore_version) {
   switch (op.kind) {
     case OperationKind::Insert:
       if (op.rows_per_file != 0) throw Unsupported{"INSERT ROWS PER FILE"};
@@ -90,20 +91,27 @@ json operation_json(const Operation& op, const Schema& schema) {
       if (op.optimize_mode != OptimizeMode::Compaction) throw Unsupported{"OPTIMIZE CLUSTER BY"};
       if (!op.optimize_files.empty()) throw Unsupported{"OPTIMIZE FILES (a chosen subset)"};
       return {{"kind", "compact"}};
+    case OperationKind::Restore:
+      if (!restore_version) throw Unsupported{"RESTORE without a version"};
+      return {{"kind", "restore"}, {"version", *restore_version}};
     default: throw Unsupported{std::string(operation_kind_name(op.kind))};
   }
 }
 
-// A commit without isBlindAppend needs nothing of the engine: the oracle takes every commit's
-// isBlindAppend from the engine's log (delta-rs writes none). An INSERT that read the table
-// cannot be said through its API.
+// A commit without isBlindAppend, or one that is not a blind append, needs nothing of the engine:
+// the oracle takes every commit's isBlindAppend from the engine's log, and delta-rs writes none
+// (its appends are not blind to Delta's readers). A read besides the operation (a SELECT, a
+// whole-table read) cannot be said through its API: its conflict checker sees only the
+// operation's own predicate. A writer without stats writes with parquet statistics off.
 json transaction_json(const ScenarioTransaction& txn, const Schema& schema) {
   if (txn.start_version) throw Unsupported{"a transaction at a named version"};
   if (txn.settings.reads_whole_table) throw Unsupported{"a whole-table read besides the operation"};
-  if (txn.settings.force_not_blind) throw Unsupported{"an INSERT that is not a blind append"};
-  if (txn.settings.stats == StatsPresence::Missing) throw Unsupported{"a writer without stats"};
   if (txn.operations.size() != 1) throw Unsupported{"several operations in one transaction"};
-  return {{"name", txn.name}, {"operation", operation_json(txn.operations[0], schema)}};
+  const auto restore = txn.restore_versions.find(0);
+  json operation = operation_json(txn.operations[0], schema,
+                                  restore == txn.restore_versions.end() ? std::nullopt : std::optional(restore->second));
+  if (txn.settings.stats == StatsPresence::Missing) operation["stats"] = false;
+  return {{"name", txn.name}, {"operation", operation}};
 }
 
 json table_json(const Table& table) {
@@ -122,13 +130,14 @@ json table_json(const Table& table) {
     schema.push_back({{"name", f.name}, {"type", driver_type(f.type)}});
   }
   json files = json::array();
+  json without_stats = json::array();  // indexes of the files written with parquet statistics off
   for (const TableFile& f : table.files()) {
-    if (!f.stats) throw Unsupported{"an initial file without stats"};
     if (!f.deleted.empty()) throw Unsupported{"deletion vectors"};
+    if (!f.stats) without_stats.push_back(files.size());
     files.push_back(rows_json(*f.rows, table.schema()));
   }
   return {{"schema", schema}, {"partition_columns", p.partition_columns()}, {"configuration", configuration},
-          {"files", files}};
+          {"files", files}, {"files_without_stats", without_stats}};
 }
 
 }  // namespace

@@ -691,4 +691,13 @@ generators::World trial_world(uint64_t master_seed, WorldCategory category, size
   return generate(category, trial_seed(master_seed, category, global_index)).value();
 }
 
+generators::World shrink_trial_world(uint64_t master_seed, WorldCategory category, size_t global_index,
+                                     size_t trial_limit, const std::function<bool(const World&)>& still_fails,
+                                     size_t& steps) {
+  auto shrunk = parallel::shrink_greedily(generate(category, trial_seed(master_seed, category, global_index)),
+                                          trial_limit, still_fails);
+  steps = shrunk.steps;
+  return shrink_structure(shrunk.minimal.value(), trial_limit, still_fails, steps);
+}
+
 }  // namespace skipsound

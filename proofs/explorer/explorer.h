@@ -35,6 +35,15 @@ struct Shard {
 // The world trial i of a category runs (generation only: on the calling thread).
 generators::World trial_world(uint64_t master_seed, generators::WorldCategory category, size_t global_index);
 
+// That world shrunk as the explorer shrinks its findings (RapidCheck's shrink tree, then dropping
+// transactions, history steps, files and rows), keeping each smaller world for which
+// still_fails holds; at most trial_limit candidates in each of the two stages. `steps`: the
+// shrinks taken.
+generators::World shrink_trial_world(uint64_t master_seed, generators::WorldCategory category, size_t global_index,
+                                     size_t trial_limit,
+                                     const std::function<bool(const generators::World&)>& still_fails,
+                                     size_t& steps);
+
 
 enum class TrialVerdict {
   Sound,            // every commit serializable, every skip proved by Z3

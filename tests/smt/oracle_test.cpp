@@ -24,10 +24,11 @@ struct Case {
   FileStats stats;
   int64_t deleted = 0;
   int string_prefix_length = kDefaultStringPrefixLength;
+  StatsDialect dialect = StatsDialect::DeltaSpark;
 
   ExprPtr asked = nullptr;  // the last predicate asked about: a witness's call values point into it
 
-  FileEvidence evidence() const { return FileEvidence{&stats, deleted, {}, string_prefix_length}; }
+  FileEvidence evidence() const { return FileEvidence{&stats, deleted, {}, string_prefix_length, dialect}; }
   // Both engines on every query: the interval procedure answers where it can, and Z3 re-asks
   // each such answer (a difference is an InternalError, which fails the test).
   OracleResult ask(const std::string& predicate) {
@@ -310,6 +311,24 @@ TEST(Oracle, ShortMaxEndingInATieBreakerIsExact) {
   Case two{schema_of({{"s", TypeKind::String}}), stats(2, {column(str("A"), str("A\x7F"), 0)})};
   expect_sat(two, "s = 'A\x7F'");
   expect_unsat(two, "s > 'A\x7F'");
+}
+
+// docs/semantics.md §4.8: delta-rs stores strings whole. A 40-character min and max are impossible
+// for Delta Spark's writer and exact for delta-rs's; a max ending in U+007F past the prefix
+// length is a cut one for Delta Spark (above every value) and the true max for delta-rs.
+// (Delta Spark stores P + U+007F only for a longer max whose next character is below U+007F.)
+TEST(Oracle, DeltaRsDialectReadsStringsWhole) {
+  const std::string forty(40, 'a');
+  Case whole{schema_of({{"s", TypeKind::String}}), stats(1, {column(str(forty), str(forty), 0)})};
+  expect_impossible(whole, "s = '" + forty + "'", "longer than the string prefix length 32");
+  whole.dialect = StatsDialect::DeltaRs;
+  expect_sat(whole, "s = '" + forty + "'");
+  expect_unsat(whole, "s = '" + forty + "a'");
+  const std::string top = std::string(32, 'a') + "\x7F";
+  Case cut{schema_of({{"s", TypeKind::String}}), stats(2, {column(str("a"), str(top), 0)})};
+  expect_unsat(cut, "s = '" + top + "'");
+  cut.dialect = StatsDialect::DeltaRs;
+  expect_sat(cut, "s = '" + top + "'");
 }
 
 TEST(Oracle, StatsNoWriterStoresAreImpossible) {

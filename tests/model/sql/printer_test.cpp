@@ -75,14 +75,21 @@ TEST(Printer, BoundPredicatesRoundTripThroughTheBinder) {
 // whose meaning differs refused rather than printed.
 TEST(Printer, DataFusionDialect) {
   const auto df = [](const char* text) { return to_sql(parse_predicate(text), SqlDialect::DataFusion); };
-  EXPECT_EQ(df("x = 1L AND d > 1.5D AND NOT (y <=> 2)"), "x = 1 AND d > 1.5 AND NOT y IS NOT DISTINCT FROM 2");
+  EXPECT_EQ(df("x = 1L AND d > 1.5D AND NOT (y <=> 2)"), "x = 1 AND d > 1.5 AND NOT (y IS NOT DISTINCT FROM 2)");
+  // DataFusion reads all that follows IS NOT DISTINCT FROM as its right operand: parenthesised whole.
+  EXPECT_EQ(df("y <=> 'a' AND x IN (1, 2)"), "(y IS NOT DISTINCT FROM 'a') AND x IN (1, 2)");
+  EXPECT_EQ(df("y = 'b' <=> TRUE OR x > 1"), "((y = 'b') IS NOT DISTINCT FROM TRUE) OR x > 1");
+  // A bare NULL compared with a column takes the column's type.
+  const auto bound = [](const char* text) { return to_sql(parse_and_bind(text, predicate_schema()), SqlDialect::DataFusion); };
+  EXPECT_EQ(bound("NOT s = NULL AND NULL < i"), "NOT s = CAST(NULL AS VARCHAR) AND CAST(NULL AS INT) < i");
   EXPECT_EQ(df("c = CAST(2.25BD AS DECIMAL(10,2))"), "c = 2.25");
   EXPECT_EQ(df("s = 'it''s \\\\ x'"), "s = 'it''s \\ x'");  // one backslash, raw
   EXPECT_EQ(df("t > TIMESTAMP '2024-01-01 10:00:00.000001'"),
             "t > arrow_cast('2024-01-01T10:00:00.000001Z', 'Timestamp(Microsecond, Some(\"UTC\"))')");
   EXPECT_EQ(df("d = CAST('NaN' AS DOUBLE) OR dt = DATE '2024-02-29'"), "d = CAST('NaN' AS DOUBLE) OR dt = DATE '2024-02-29'");
   EXPECT_EQ(df("s RLIKE 'a.*' AND s NOT LIKE 'b%'"), "s ~ 'a.*' AND s NOT LIKE 'b%'");
-  for (const char* refused : {"a / 2 > 1", "upper(s) = 'A'", "s LIKE ANY ('a%', 'b%')", "`my col` = 1"}) {
+  for (const char* refused : {"a / 2 > 1", "upper(s) = 'A'", "s LIKE ANY ('a%', 'b%')", "`my col` = 1",
+                              "s LIKE 'a#%' ESCAPE '#'"}) {
     EXPECT_THROW(df(refused), UnsupportedInDialect) << refused;
   }
 }
