@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "proofs/engines/engine_gate.h"
+#include "proofs/engines/writer_conformance.h"
 
 #ifndef SKIPSOUND_ENGINES_DIR
 #define SKIPSOUND_ENGINES_DIR "engines"
@@ -30,9 +31,48 @@ struct EngineGateArguments {
   double timeout = 60;
   std::string keep_tables;
   std::string out;
+  bool conformance = false;
+  size_t files = 500;
 };
 
 const std::filesystem::path kDeltaRsDriver = std::filesystem::path(SKIPSOUND_ENGINES_DIR) / "delta_rs" / "driver.py";
+const std::filesystem::path kDeltaSparkDriver =
+    std::filesystem::path(SKIPSOUND_ENGINES_DIR) / "delta_spark" / "driver.py";
+
+const std::filesystem::path& driver_of(const std::string& engine) {
+  if (engine == "delta-rs") return kDeltaRsDriver;
+  if (engine == "delta-spark") return kDeltaSparkDriver;
+  throw InputError("--engine: no driver for '" + engine + "' (delta-rs, delta-spark)");
+}
+
+engines::DriverCommand driver_command(const EngineGateArguments& a) {
+  engines::DriverCommand driver;
+  driver.argv = a.driver;
+  if (driver.argv.empty()) {
+    driver.argv = {(std::filesystem::path(SKIPSOUND_ENGINE_VENV) / "bin" / "python").string(), "-B",
+                   driver_of(a.engine).string()};
+  }
+  driver.deadline_ms = static_cast<int>(a.timeout * 1000);
+  return driver;
+}
+
+// Tables the engine writes from generated rows, their stats against skipsound's model writer's
+// (proofs/engines/writer_conformance.h). Exit 1 on any difference, unsound stat or error.
+int run_conformance(const EngineGateArguments& a) {
+  engines::ConformanceOptions options;
+  options.seed = a.seed;
+  options.min_files = a.files;
+  options.driver = driver_command(a);
+  if (!a.keep_tables.empty()) options.keep_tables = a.keep_tables;
+  std::cout << "skipsound engine-gate --conformance: " << a.engine << ", seed " << a.seed << " (replay with --seed "
+            << a.seed << "), at least " << a.files << " files" << std::endl;
+  const engines::ConformanceResult result = engines::run_writer_conformance(options, [](size_t done, size_t wanted) {
+    std::cerr << "\r" << done << " / " << wanted << " files" << std::flush;
+  });
+  std::cerr << "\n";
+  std::cout << engines::render_writer_conformance(result);
+  return result.clean() ? kExitOk : kExitFinding;
+}
 
 std::string read_text(const std::filesystem::path& path) {
   std::ifstream in(path);
@@ -51,7 +91,7 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 // Each finding as the world (a scenario file), the driver's request and a standalone reproduction.
 void write_findings(const engines::EngineGateResult& result, const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
-  const std::string driver_source = read_text(kDeltaRsDriver);
+  const std::string driver_source = read_text(kDeltaRsDriver);  // reproductions run worlds through delta-rs
   for (const engines::EngineTrialFinding& f : result.findings) {
     std::string stem = std::string(engines::engine_finding_name(f.finding.kind)) + "-" +
                        generators::world_category_name(f.category) + "-" + std::to_string(f.index);
@@ -63,7 +103,8 @@ void write_findings(const engines::EngineGateResult& result, const std::filesyst
 }
 
 int run(const EngineGateArguments& a) {
-  if (a.engine != "delta-rs") throw InputError("--engine: only delta-rs has a driver, not '" + a.engine + "'");
+  driver_of(a.engine);
+  if (a.conformance) return run_conformance(a);
   engines::EngineGateOptions options;
   options.seed = a.seed;
   options.trials_per_category = a.trials;
@@ -72,18 +113,14 @@ int run(const EngineGateArguments& a) {
     if (!category) throw InputError("--category: no category '" + name + "'");
     options.categories.push_back(*category);
   }
-  options.driver.argv = a.driver;
-  if (options.driver.argv.empty()) {
-    options.driver.argv = {(std::filesystem::path(SKIPSOUND_ENGINE_VENV) / "bin" / "python").string(), "-B",
-                           kDeltaRsDriver.string()};
-  }
-  options.driver.deadline_ms = static_cast<int>(a.timeout * 1000);
+  options.driver = driver_command(a);
+  if (a.engine == "delta-spark") options.dialect = SqlDialect::Spark;
   if (!a.keep_tables.empty()) options.keep_tables = a.keep_tables;
   std::cout << "skipsound engine-gate: " << a.engine << ", seed " << a.seed << " (replay with --seed " << a.seed
             << "), " << a.trials << " trials per category" << std::endl;
   const engines::EngineGateResult result = engines::run_engine_gate(options);
   std::cout << engines::render_engine_gate(result);
-  if (!a.out.empty() && !result.findings.empty()) write_findings(result, a.out);
+  if (!a.out.empty() && !result.findings.empty() && a.engine == "delta-rs") write_findings(result, a.out);
   return result.findings.empty() ? kExitOk : kExitFinding;
 }
 
@@ -94,7 +131,13 @@ void add_engine_gate_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand(
       "engine-gate", "run the explorer's worlds through a real engine (delta-rs) and judge its commits, log and "
                      "stats with skipsound's oracles");
-  command->add_option("--engine", arguments->engine, "the engine: delta-rs (the deltalake package)");
+  command->add_option("--engine", arguments->engine,
+                      "the engine: delta-rs (the deltalake package) or delta-spark (pyspark with delta-spark)");
+  command->add_flag("--conformance", arguments->conformance,
+                    "writer conformance instead of worlds: tables the engine writes from generated rows, each add's "
+                    "stats against skipsound's model writer's and audited against the rows");
+  command->add_option("--files", arguments->files, "with --conformance: files to measure at least (default 500)")
+      ->check(CLI::Range(1, 1'000'000));
   command->add_option("--seed", arguments->seed, "master seed (default 1; printed at start)");
   command->add_option("--trials", arguments->trials, "trials per category (default 50)")->check(CLI::Range(1, 1'000'000));
   command->add_option("--category", arguments->categories, "explorer categories to run (default all)");

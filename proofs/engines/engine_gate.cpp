@@ -76,7 +76,7 @@ class Trials {
       ++stats.unsupported[std::string("the model refuses the world")];
       return;
     }
-    const Translation translation = translate_for_delta_rs(scenario);
+    const Translation translation = translate_world(scenario, options_.dialect);
     if (!translation.world) {
       ++stats.unsupported[translation.unsupported];
       return;

@@ -24,6 +24,7 @@ struct EngineGateOptions {
   std::vector<generators::WorldCategory> categories;  // empty: every category
   size_t trials_per_category = 50;
   DriverCommand driver;
+  SqlDialect dialect = SqlDialect::DataFusion;  // the engine's SQL: DataFusion's for delta-rs, Spark's for Delta Spark
   // Where the tables are written and kept; none: a scratch folder removed at the end.
   std::optional<std::filesystem::path> keep_tables;
 };
