@@ -33,6 +33,7 @@ struct EngineGateArguments {
   std::string out;
   bool conformance = false;
   size_t files = 500;
+  size_t scans = 0;
 };
 
 const std::filesystem::path kDeltaRsDriver = std::filesystem::path(SKIPSOUND_ENGINES_DIR) / "delta_rs" / "driver.py";
@@ -62,6 +63,7 @@ int run_conformance(const EngineGateArguments& a) {
   engines::ConformanceOptions options;
   options.seed = a.seed;
   options.min_files = a.files;
+  options.predicates_per_table = a.scans;
   options.driver = driver_command(a);
   if (!a.keep_tables.empty()) options.keep_tables = a.keep_tables;
   std::cout << "skipsound engine-gate --conformance: " << a.engine << ", seed " << a.seed << " (replay with --seed "
@@ -138,6 +140,10 @@ void add_engine_gate_command(CLI::App& app, int& exit_code) {
                     "stats against skipsound's model writer's and audited against the rows");
   command->add_option("--files", arguments->files, "with --conformance: files to measure at least (default 500)")
       ->check(CLI::Range(1, 1'000'000));
+  command->add_option("--scans", arguments->scans,
+                      "with --conformance: generated predicates per table whose files the engine's data skipping "
+                      "keeps, against skipsound's scan filter (default 0)")
+      ->check(CLI::Range(0, 10'000));
   command->add_option("--seed", arguments->seed, "master seed (default 1; printed at start)");
   command->add_option("--trials", arguments->trials, "trials per category (default 50)")->check(CLI::Range(1, 1'000'000));
   command->add_option("--category", arguments->categories, "explorer categories to run (default all)");

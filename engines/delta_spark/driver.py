@@ -12,7 +12,8 @@ Two requests:
   commands always read the latest snapshot.
 - {"kind": "write"} (writer conformance): a table created with the given Spark schema, partition
   columns and properties, then one append per file; the answer lists each data file with the rows
-  Delta reads back from it (logical names, partition values included).
+  Delta reads back from it (logical names, partition values included) and, per predicate of
+  "scans", the files Delta's data skipping keeps.
 """
 import datetime
 import decimal
@@ -67,7 +68,9 @@ def spark():
                    .config("spark.sql.sources.parallelPartitionDiscovery.parallelism", "1")
                    .config("spark.databricks.delta.snapshotPartitions", "1")
                    .config("spark.databricks.delta.properties.defaults.checkpointInterval", "1000000")
-                   .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC"))
+                   .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
+                   .config("spark.sql.adaptive.enabled", "false")
+                   .config("spark.databricks.delta.writeChecksumFile.enabled", "false"))
         # Dates and timestamps before 1582 / 1900 as they are (Spark 3's proleptic calendar), not refused.
         for mode in ("datetimeRebaseModeInWrite", "int96RebaseModeInWrite", "datetimeRebaseModeInRead",
                      "int96RebaseModeInRead"):
@@ -203,16 +206,41 @@ class Table:
 # --- writer conformance ---------------------------------------------------------------------
 
 def write_files(request):
+    """The table (version 0), then every file in one append (version 1): a union of one-partition
+    frames, so each Spark task writes one file (one a partition value) and Delta's writer collects
+    its stats as for a file written alone, in one commit instead of one a file."""
     started = time.perf_counter()
     table = Table(request)
     table.create()
-    for rows in request["files"]:
-        table.append(rows)
+    frames = [frame(table.schema, rows) for rows in request["files"]]
+    union = frames[0]
+    for f in frames[1:]:
+        union = union.union(f)
+    union.write.format("delta").mode("append").save(table.dir)
     written = time.perf_counter()
     rows = table.rows_by_file()
-    files = {p: {"rows": rows.get(p, [])} for p in table.live_files(table.version())}
-    return {"engine": ENGINE, "dir": table.dir, "version": table.version(), "files": files,
-            "timings": {"write": written - started, "read": time.perf_counter() - written}}
+    files = {p: {"rows": rows.get(p, [])} for p in table.live_files(1)}
+    read = time.perf_counter()
+    scans = [files_for_scan(table, predicate) for predicate in request.get("scans", [])]
+    return {"engine": ENGINE, "dir": table.dir, "version": 1, "files": files, "scans": scans,
+            "timings": {"write": written - started, "read": read - written, "scans": time.perf_counter() - read}}
+
+
+def files_for_scan(table, predicate):
+    """The files Delta's data skipping keeps for a predicate: the snapshot's filesForScan (Delta's
+    DataSkippingReader, partition filters and stats) given the predicate as Spark analyzes it over
+    the table, through the JVM gateway. Paths as the log writes them."""
+    try:
+        jvm = spark()._jvm
+        analyzed = spark().read.format("delta").load(table.dir).where(predicate)._jdf.queryExecution().analyzed()
+        filters = jvm.java.util.ArrayList()
+        filters.add(analyzed.condition())
+        seq = jvm.scala.collection.JavaConverters.asScalaBuffer(filters).toSeq()
+        snapshot = jvm.org.apache.spark.sql.delta.DeltaLog.forTableWithSnapshot(spark()._jsparkSession, table.dir)._2()
+        files = snapshot.filesForScan(seq, False).files()
+        return {"kept": sorted(files.apply(i).path() for i in range(files.size()))}
+    except Exception as e:  # the predicate Spark or Delta refuses: counted by the gate per form
+        return {"error": java_exception_name(e) + ": " + str(e)[:500]}
 
 
 # --- worlds (the engine gate) ---------------------------------------------------------------

@@ -19,6 +19,7 @@
 #include "model/stats/stats.h"
 #include "model/stats/stats_collection.h"
 #include "proofs/engines/driver_process.h"
+#include "proofs/engines/scan_decisions.h"
 
 namespace skipsound::engines {
 
@@ -99,8 +100,11 @@ struct ConformanceResult {
   std::vector<ConformanceDifference> differences;
   std::vector<std::string> unsound_stats;  // ENGINE UNSOUND STATS: a claim the rows refute
   std::vector<std::string> errors;         // ENGINE ERROR / LOG: a table not written or not read
+  ScanDecisions scans;                     // with predicates: the engine's scan against skipsound's
   double seconds = 0;
-  bool clean() const { return differences.empty() && unsound_stats.empty() && errors.empty(); }
+  bool clean() const {
+    return differences.empty() && unsound_stats.empty() && errors.empty() && scans.findings.empty();
+  }
 };
 
 // Judges one written table: the log at `dir` read by skipsound's reader, the driver's `response`
@@ -111,6 +115,7 @@ void judge_conformance_table(const ConformanceTable& table, const std::string& d
 struct ConformanceOptions {
   uint64_t seed = 1;
   size_t min_files = 500;  // tables are drawn until this many files were measured
+  size_t predicates_per_table = 0;  // scan decisions: generated predicates run over each table
   DriverCommand driver;
   std::optional<std::filesystem::path> keep_tables;
 };

@@ -196,5 +196,55 @@ TEST(WriterConformance, ADriverThatFailsEveryTableEndsTheRunWithErrors) {
   EXPECT_NE(result.errors[0].find("no engine"), std::string::npos) << result.errors[0];
 }
 
+// Every file kept by the "engine", then none: skipsound's own skips are proved by the oracle, and
+// skipping every file is unsound where a row matches and a lost skip where skipsound keeps.
+TEST(ScanDecisions, TheEnginesKeepsAndSkipsAreJudgedByTheOracleAndTheRows) {
+  ScratchDirectory scratch("conformance-test");
+  ScanDecisions keep_all, skip_all;
+  size_t skipsound_keeps = 0;
+  for (uint64_t seed = 1; seed <= 2; ++seed) {
+    const ConformanceTable t = plain_table(seed);
+    const std::string dir = (scratch.path() / t.name).string();
+    write_log(t, dir);
+    const DeltaTable log = load_delta_table(dir);
+    const std::vector<ScanPredicate> predicates =
+        scan_predicates(t.schema, log.stats_config, t.files, seed, 6);
+    std::map<std::string, std::vector<Row>> rows;
+    json every = json::array(), none = json::array();
+    for (size_t i = 0; i < t.files.size(); ++i) {
+      rows["part-" + std::to_string(i) + ".parquet"] = t.files[i];
+      every.push_back("part-" + std::to_string(i) + ".parquet");
+    }
+    json kept_all = json::array(), kept_none = json::array();
+    for (size_t p = 0; p < predicates.size(); ++p) {
+      kept_all.push_back({{"kept", every}});
+      kept_none.push_back({{"kept", none}});
+    }
+    judge_scan_decisions(log, rows, predicates, kept_all, t.name, keep_all);
+    const size_t lost_before = skip_all.lost_skips.size();
+    judge_scan_decisions(log, rows, predicates, kept_none, t.name, skip_all);
+    skipsound_keeps += skip_all.lost_skips.size() - lost_before;
+  }
+  size_t pairs = 0, beyond = 0, unsound = 0, lost = 0;
+  for (const auto& [form, tally] : keep_all.forms) {
+    pairs += tally.pairs;
+    beyond += tally.beyond_proved;
+    EXPECT_EQ(tally.lost_skips, 0u) << form;
+    EXPECT_EQ(tally.engine_skips, 0u) << form;
+    EXPECT_EQ(tally.beyond_unproved, 0u) << form;
+  }
+  for (const auto& [form, tally] : skip_all.forms) {
+    unsound += tally.engine_unsound;
+    lost += tally.lost_skips;
+    EXPECT_EQ(tally.engine_skips, tally.pairs) << form;
+  }
+  EXPECT_GT(pairs, 50u);
+  EXPECT_GT(beyond, 0u);       // skipsound skips some files the engine keeps, each proved
+  EXPECT_GT(unsound, 0u);      // a file with a matching row skipped by the engine
+  EXPECT_EQ(lost, skipsound_keeps);
+  EXPECT_EQ(lost + beyond, pairs);  // every pair: skipsound keeps (a lost skip) or skips (proved)
+  EXPECT_TRUE(keep_all.findings.empty()) << keep_all.findings.front();
+}
+
 }  // namespace
 }  // namespace skipsound::engines
