@@ -226,15 +226,26 @@ def write_files(request):
             "timings": {"write": written - started, "read": read - written, "scans": time.perf_counter() - read}}
 
 
+def deterministic_conjuncts(condition):
+    """The condition's AND-ed parts Spark's planner may hand a scan: the deterministic ones.
+    filesForScan given rand() < 0.5 would take it for a partition filter (it names no column) and
+    drop files at random; a query never passes it."""
+    if condition.getClass().getSimpleName() == "And":
+        return deterministic_conjuncts(condition.left()) + deterministic_conjuncts(condition.right())
+    return [condition] if condition.deterministic() else []
+
+
 def files_for_scan(table, predicate):
     """The files Delta's data skipping keeps for a predicate: the snapshot's filesForScan (Delta's
-    DataSkippingReader, partition filters and stats) given the predicate as Spark analyzes it over
-    the table, through the JVM gateway. Paths as the log writes them."""
+    DataSkippingReader, partition filters and stats) given the deterministic conjuncts of the
+    predicate as Spark analyzes it over the table, through the JVM gateway. Paths as the log
+    writes them."""
     try:
         jvm = spark()._jvm
         analyzed = spark().read.format("delta").load(table.dir).where(predicate)._jdf.queryExecution().analyzed()
         filters = jvm.java.util.ArrayList()
-        filters.add(analyzed.condition())
+        for conjunct in deterministic_conjuncts(analyzed.condition()):
+            filters.add(conjunct)
         seq = jvm.scala.collection.JavaConverters.asScalaBuffer(filters).toSeq()
         snapshot = jvm.org.apache.spark.sql.delta.DeltaLog.forTableWithSnapshot(spark()._jsparkSession, table.dir)._2()
         files = snapshot.filesForScan(seq, False).files()
