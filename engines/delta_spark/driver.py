@@ -8,8 +8,8 @@ virtual environment (the build folder's spark-ivy).
 Two requests:
 - a world (the engine gate's protocol): the initial files are Delta Spark appends, one file each;
   the attempts run one after the other through Delta's SQL commands, each on the latest version.
-  An attempt whose snapshot is older than the latest version is reported unsupported: Delta's
-  commands always read the latest snapshot.
+  A world with an attempt whose snapshot is older than the latest version is reported
+  unsupported before anything runs: Delta's commands always read the latest snapshot.
 - {"kind": "write"} (writer conformance): a table created with the given Spark schema, partition
   columns and properties, then one append per file; the answer lists each data file with the rows
   Delta reads back from it (logical names, partition values included) and, per predicate of
@@ -41,6 +41,9 @@ EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
 NTZ_EPOCH = datetime.datetime(1970, 1, 1)
 # Where Ivy keeps Delta's jars: beside the virtual environment (build/<preset>/spark-ivy).
 IVY_DIR = os.environ.get("SKIPSOUND_SPARK_IVY", os.path.join(os.path.dirname(sys.prefix), "spark-ivy"))
+
+
+STALE = "an attempt at a snapshot older than the latest version (Delta's commands read the latest)"
 
 
 class Unsupported(Exception):
@@ -330,6 +333,8 @@ def execute_world(request):
     table = Table(request)
     if table.configuration.get("delta.columnMapping.mode", "none") != "none":
         raise Unsupported("column mapping in a world (files are read back by physical names)")
+    if any(a["start"] != i for i, a in enumerate(request["attempts"])):
+        raise Unsupported(STALE)
     table.create()
     for rows in request["files"]:
         table.append(rows)
@@ -341,12 +346,6 @@ def execute_world(request):
         txn = request["transactions"][attempt["transaction"]]
         read_version = versions_by_world_version[attempt["start"]]
         out = {"transaction": attempt["transaction"], "read_version": read_version}
-        if read_version != versions_by_world_version[-1]:
-            out.update(outcome="unsupported",
-                       reason="a snapshot older than the latest version (Delta's commands read the latest)")
-            attempts.append(out)
-            versions_by_world_version.append(versions_by_world_version[-1])
-            continue
         try:
             run_operation(table, txn["operation"])
             latest = table.version()
