@@ -146,6 +146,7 @@ def spark_schema(request):
     schema = request["schema"]
     if isinstance(schema, dict):
         return T.StructType.fromJson(schema)
+    spark()  # type names are parsed by the JVM's parser
     return T.StructType([T.StructField(c["name"], T._parse_datatype_string(c["type"]), True) for c in schema])
 
 
