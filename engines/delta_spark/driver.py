@@ -23,6 +23,7 @@ import os
 import sys
 import time
 import traceback
+import urllib.parse
 
 # The JVM and Ivy write to fd 1 when they start; the protocol keeps its own copy of stdout and
 # points fd 1 at stderr before anything else runs.
@@ -191,6 +192,14 @@ class Table:
         df = spark().read.format("delta").option("versionAsOf", version).load(self.dir)
         return sorted({self.relative(u) for u in df.inputFiles()})
 
+    def log_paths(self):
+        """The live files' paths as the log writes them (URI-encoded: a partition value's escaped
+        "%7F" is "%257F" there), from Delta's latest snapshot."""
+        from pyspark.sql import DataFrame
+        snapshot = spark()._jvm.org.apache.spark.sql.delta.DeltaLog.forTableWithSnapshot(
+            spark()._jsparkSession, self.dir)._2()
+        return sorted(r["path"] for r in DataFrame(snapshot.allFiles().toDF(), spark()).select("path").collect())
+
     def rows_by_file(self, version=None):
         """Each live file's rows as Delta reads them (logical names, partition values included)."""
         from pyspark.sql import functions as F
@@ -223,7 +232,7 @@ def write_files(request):
     union.write.format("delta").mode("append").save(table.dir)
     written = time.perf_counter()
     rows = table.rows_by_file()
-    files = {p: {"rows": rows.get(p, [])} for p in table.live_files(1)}
+    files = {p: {"rows": rows.get(p, rows.get(urllib.parse.unquote(p), []))} for p in table.log_paths()}
     read = time.perf_counter()
     scans = [files_for_scan(table, predicate) for predicate in request.get("scans", [])]
     return {"engine": ENGINE, "dir": table.dir, "version": 1, "files": files, "scans": scans,
