@@ -10,6 +10,7 @@
 #include "proofs/engines/engine_gate.h"
 #include "proofs/engines/engine_gate_json.h"
 #include "proofs/engines/engine_scan.h"
+#include "proofs/engines/writer_conformance.h"
 
 #ifndef SKIPSOUND_ENGINES_DIR
 #define SKIPSOUND_ENGINES_DIR "engines"
@@ -36,9 +37,50 @@ struct EngineGateArguments {
   size_t scan_predicates = 4;
   double cross_writer = 0;
   bool json = false;
+  bool conformance = false;
+  size_t files = 500;
+  size_t scans = 0;
 };
 
 const std::filesystem::path kDeltaRsDriver = std::filesystem::path(SKIPSOUND_ENGINES_DIR) / "delta_rs" / "driver.py";
+const std::filesystem::path kDeltaSparkDriver =
+    std::filesystem::path(SKIPSOUND_ENGINES_DIR) / "delta_spark" / "driver.py";
+
+const std::filesystem::path& driver_of(const std::string& engine) {
+  if (engine == "delta-rs") return kDeltaRsDriver;
+  if (engine == "delta-spark") return kDeltaSparkDriver;
+  throw InputError("--engine: no driver for '" + engine + "' (delta-rs, delta-spark)");
+}
+
+engines::DriverCommand driver_command(const EngineGateArguments& a) {
+  engines::DriverCommand driver;
+  driver.argv = a.driver;
+  if (driver.argv.empty()) {
+    driver.argv = {(std::filesystem::path(SKIPSOUND_ENGINE_VENV) / "bin" / "python").string(), "-B",
+                   driver_of(a.engine).string()};
+  }
+  driver.deadline_ms = static_cast<int>(a.timeout * 1000);
+  return driver;
+}
+
+// Tables the engine writes from generated rows, their stats against skipsound's model writer's
+// (proofs/engines/writer_conformance.h). Exit 1 on any difference, unsound stat or error.
+int run_conformance(const EngineGateArguments& a) {
+  engines::ConformanceOptions options;
+  options.seed = a.seed;
+  options.min_files = a.files;
+  options.predicates_per_table = a.scans;
+  options.driver = driver_command(a);
+  if (!a.keep_tables.empty()) options.keep_tables = a.keep_tables;
+  std::cout << "skipsound engine-gate --conformance: " << a.engine << ", seed " << a.seed << " (replay with --seed "
+            << a.seed << "), at least " << a.files << " files" << std::endl;
+  const engines::ConformanceResult result = engines::run_writer_conformance(options, [](size_t done, size_t wanted) {
+    std::cerr << "\r" << done << " / " << wanted << " files" << std::flush;
+  });
+  std::cerr << "\n";
+  std::cout << engines::render_writer_conformance(result);
+  return result.clean() ? kExitOk : kExitFinding;
+}
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path);
@@ -64,7 +106,8 @@ void write_findings(const engines::EngineGateResult& result, const std::filesyst
 }
 
 int run(const EngineGateArguments& a) {
-  if (a.engine != "delta-rs") throw InputError("--engine: only delta-rs has a driver, not '" + a.engine + "'");
+  driver_of(a.engine);
+  if (a.conformance) return run_conformance(a);
   engines::EngineGateOptions options;
   options.seed = a.seed;
   options.trials_per_category = a.trials;
@@ -74,21 +117,20 @@ int run(const EngineGateArguments& a) {
     if (!category) throw InputError("--category: no category '" + name + "'");
     options.categories.push_back(*category);
   }
-  options.driver.argv = a.driver;
-  if (options.driver.argv.empty()) {
-    options.driver.argv = {(std::filesystem::path(SKIPSOUND_ENGINE_VENV) / "bin" / "python").string(), "-B",
-                           kDeltaRsDriver.string()};
-  }
-  options.driver.deadline_ms = static_cast<int>(a.timeout * 1000);
+  options.driver = driver_command(a);
+  if (a.engine == "delta-spark") options.dialect = SqlDialect::Spark;
   if (!a.keep_tables.empty()) options.keep_tables = a.keep_tables;
   if (!a.out.empty()) options.shrink_trial_limit = a.shrink_trials;  // the findings written are shrunk
-  options.scan_predicates = a.scan_predicates;
+  // Scan-time judging and foreign files speak the delta-rs driver's protocol; Delta Spark's scans
+  // are judged by --conformance --scans.
+  if (a.engine != "delta-rs" && a.cross_writer > 0) throw InputError("--cross-writer: delta-rs only");
+  options.scan_predicates = a.engine == "delta-rs" ? a.scan_predicates : 0;
   options.cross_writer_share = a.cross_writer;
   (a.json ? std::cerr : std::cout) << "skipsound engine-gate: " << a.engine << ", seed " << a.seed << " (replay with --seed " << a.seed
             << "), " << a.trials << " trials per category" << std::endl;
   const engines::EngineGateResult result = engines::run_engine_gate(options);
   std::cout << (a.json ? engines::engine_gate_json(result).dump(1) + "\n" : engines::render_engine_gate(result));
-  if (!a.out.empty() && !result.findings.empty()) write_findings(result, a.out);
+  if (!a.out.empty() && !result.findings.empty() && a.engine == "delta-rs") write_findings(result, a.out);
   return result.findings.empty() ? kExitOk : kExitFinding;
 }
 
@@ -99,7 +141,17 @@ void add_engine_gate_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand(
       "engine-gate", "run the explorer's worlds through a real engine (delta-rs) and judge its commits, log and "
                      "stats with skipsound's oracles");
-  command->add_option("--engine", arguments->engine, "the engine: delta-rs (the deltalake package)");
+  command->add_option("--engine", arguments->engine,
+                      "the engine: delta-rs (the deltalake package) or delta-spark (pyspark with delta-spark)");
+  command->add_flag("--conformance", arguments->conformance,
+                    "writer conformance instead of worlds: tables the engine writes from generated rows, each add's "
+                    "stats against skipsound's model writer's and audited against the rows");
+  command->add_option("--files", arguments->files, "with --conformance: files to measure at least (default 500)")
+      ->check(CLI::Range(1, 1'000'000));
+  command->add_option("--scans", arguments->scans,
+                      "with --conformance: generated predicates per table whose files the engine's data skipping "
+                      "keeps, against skipsound's scan filter (default 0)")
+      ->check(CLI::Range(0, 10'000));
   command->add_option("--seed", arguments->seed, "master seed (default 1; printed at start)");
   command->add_option("--trials", arguments->trials, "trials per category (default 50)")->check(CLI::Range(1, 1'000'000));
   command->add_option("--first-trial", arguments->first_trial,
@@ -111,11 +163,11 @@ void add_engine_gate_command(CLI::App& app, int& exit_code) {
   command->add_option("--timeout", arguments->timeout, "seconds a trial may take before the driver is killed (default 60)")
       ->check(CLI::Range(0.1, 3600.0));
   command->add_option("--scan-predicates", arguments->scan_predicates,
-                      "read predicates judged at scan time on each world's final table (default 4; 0: no scans)")
+                      "delta-rs: read predicates judged at scan time on each world's final table (default 4; 0: no scans)")
       ->check(CLI::Range(0, 1000));
   command->add_option("--cross-writer", arguments->cross_writer,
-                      "share of trials whose first file and appends a foreign writer writes with Delta Spark's "
-                      "stats (0 to 1, default 0)")
+                      "delta-rs: share of trials whose first file and appends a foreign writer writes with Delta "
+                      "Spark's stats (0 to 1, default 0)")
       ->check(CLI::Range(0.0, 1.0));
   command->add_flag("--json", arguments->json, "print the report as JSON (per category and finding kind) instead of text");
   command->add_option("--keep-tables", arguments->keep_tables, "write the tables into this folder and keep them");

@@ -14,7 +14,11 @@ uint64_t splitmix(uint64_t x) {
 }  // namespace
 
 uint64_t trial_seed(uint64_t master_seed, generators::WorldCategory category, size_t global_index) {
-  return splitmix(splitmix(master_seed ^ splitmix(static_cast<uint64_t>(category) + 1)) + global_index);
+  return stream_seed(master_seed, static_cast<uint64_t>(category) + 1, global_index);
+}
+
+uint64_t stream_seed(uint64_t master_seed, uint64_t stream, size_t index) {
+  return splitmix(splitmix(master_seed ^ splitmix(stream)) + index);
 }
 
 }  // namespace skipsound

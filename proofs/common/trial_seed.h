@@ -10,4 +10,8 @@ namespace skipsound {
 
 uint64_t trial_seed(uint64_t master_seed, generators::WorldCategory category, size_t global_index);
 
+// The seed of input `index` of a run that draws one kind of input outside the explorer's
+// categories (the engine gate's conformance tables): `stream` names the kind.
+uint64_t stream_seed(uint64_t master_seed, uint64_t stream, size_t index);
+
 }  // namespace skipsound

@@ -189,7 +189,7 @@ class Trials {
       trial.unsupported = "the model refuses the world";
       return trial;
     }
-    const Translation translation = translate_for_delta_rs(trial.scenario);
+    const Translation translation = translate_world(trial.scenario, options_.dialect);
     if (!translation.world) {
       trial.unsupported = translation.unsupported;
       return trial;

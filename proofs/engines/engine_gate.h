@@ -25,6 +25,7 @@ struct EngineGateOptions {
   size_t trials_per_category = 50;
   size_t first_trial = 0;  // trial indexes first_trial .. first_trial + trials_per_category - 1 run
   DriverCommand driver;
+  SqlDialect dialect = SqlDialect::DataFusion;  // the engine's SQL: DataFusion's for delta-rs, Spark's for Delta Spark
   // Where the tables are written and kept; none: a scratch folder removed at the end.
   std::optional<std::filesystem::path> keep_tables;
   // Candidate worlds tried in each stage of shrinking a finding through the engine (one per

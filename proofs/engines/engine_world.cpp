@@ -30,23 +30,23 @@ std::string driver_type(const DataType& t) {
   }
 }
 
-std::string dialect_sql(const ExprPtr& e) {
+std::string dialect_sql(const ExprPtr& e, SqlDialect d) {
   try {
-    return to_sql(e, SqlDialect::DataFusion);
+    return to_sql(e, d);
   } catch (const UnsupportedInDialect& u) {
-    throw Unsupported{std::string("DataFusion SQL: ") + u.what()};
+    throw Unsupported{std::string(d == SqlDialect::DataFusion ? "DataFusion" : "Spark") + " SQL: " + u.what()};
   }
 }
 
-json optional_sql(const ExprPtr& e) { return e ? json(dialect_sql(e)) : json(nullptr); }
+json optional_sql(const ExprPtr& e, SqlDialect d) { return e ? json(dialect_sql(e, d)) : json(nullptr); }
 
 std::string leaf_name(const Schema& schema, int leaf) {
   return path_to_sql(schema.leaves().at(static_cast<size_t>(leaf)).path);
 }
 
-json assignments(const std::vector<Assignment>& set, const Schema& schema) {
+json assignments(const std::vector<Assignment>& set, const Schema& schema, SqlDialect d) {
   json out = json::object();
-  for (const Assignment& a : set) out[leaf_name(schema, a.leaf)] = dialect_sql(a.value);
+  for (const Assignment& a : set) out[leaf_name(schema, a.leaf)] = dialect_sql(a.value, d);
   return out;
 }
 
@@ -56,37 +56,38 @@ json rows_json(const std::vector<Row>& rows, const Schema& schema) {
   return out;
 }
 
-json merge_json(const Operation& op, const Schema& schema) {
-  json m = {{"kind", "merge"}, {"source", rows_json(op.rows, schema)}, {"on", dialect_sql(op.merge.on)}};
+json merge_json(const Operation& op, const Schema& schema, SqlDialect d) {
+  json m = {{"kind", "merge"}, {"source", rows_json(op.rows, schema)}, {"on", dialect_sql(op.merge.on, d)}};
   m["matched"] = json::array();
   for (const MergeClause& c : op.merge.matched) {
-    json clause = {{"predicate", optional_sql(c.condition)}};
+    json clause = {{"predicate", optional_sql(c.condition, d)}};
     if (c.action == MergeAction::Delete) {
       clause["action"] = "delete";
     } else {
       clause["action"] = "update";
-      clause["set"] = assignments(c.assignments, schema);
+      clause["set"] = assignments(c.assignments, schema, d);
     }
     m["matched"].push_back(clause);
   }
   m["not_matched"] = json::array();
   for (const MergeClause& c : op.merge.not_matched) {
-    m["not_matched"].push_back({{"action", "insert"}, {"predicate", optional_sql(c.condition)},
-                                {"set", assignments(c.assignments, schema)}});
+    m["not_matched"].push_back({{"action", "insert"}, {"predicate", optional_sql(c.condition, d)},
+                                {"set", assignments(c.assignments, schema, d)}});
   }
   return m;
 }
 
 // `restore_version`: the world version a RESTORE goes back to (the driver maps it to the engine's).
-json operation_json(const Operation& op, const Schema& schema, std::optional<int64_t> restore_version) {
+json operation_json(const Operation& op, const Schema& schema, std::optional<int64_t> restore_version,
+                    SqlDialect d) {
   switch (op.kind) {
     case OperationKind::Insert:
       if (op.rows_per_file != 0) throw Unsupported{"INSERT ROWS PER FILE"};
       return {{"kind", "append"}, {"rows", rows_json(op.rows, schema)}};
-    case OperationKind::Delete: return {{"kind", "delete"}, {"predicate", optional_sql(op.condition)}};
+    case OperationKind::Delete: return {{"kind", "delete"}, {"predicate", optional_sql(op.condition, d)}};
     case OperationKind::Update:
-      return {{"kind", "update"}, {"predicate", optional_sql(op.condition)}, {"set", assignments(op.assignments, schema)}};
-    case OperationKind::Merge: return merge_json(op, schema);
+      return {{"kind", "update"}, {"predicate", optional_sql(op.condition, d)}, {"set", assignments(op.assignments, schema, d)}};
+    case OperationKind::Merge: return merge_json(op, schema, d);
     case OperationKind::Optimize:
       if (op.optimize_mode != OptimizeMode::Compaction) throw Unsupported{"OPTIMIZE CLUSTER BY"};
       if (!op.optimize_files.empty()) throw Unsupported{"OPTIMIZE FILES (a chosen subset)"};
@@ -103,13 +104,14 @@ json operation_json(const Operation& op, const Schema& schema, std::optional<int
 // (its appends are not blind to Delta's readers). A read besides the operation (a SELECT, a
 // whole-table read) cannot be said through its API: its conflict checker sees only the
 // operation's own predicate. A writer without stats writes with parquet statistics off.
-json transaction_json(const ScenarioTransaction& txn, const Schema& schema) {
+json transaction_json(const ScenarioTransaction& txn, const Schema& schema, SqlDialect d) {
   if (txn.start_version) throw Unsupported{"a transaction at a named version"};
   if (txn.settings.reads_whole_table) throw Unsupported{"a whole-table read besides the operation"};
   if (txn.operations.size() != 1) throw Unsupported{"several operations in one transaction"};
   const auto restore = txn.restore_versions.find(0);
-  json operation = operation_json(txn.operations[0], schema,
-                                  restore == txn.restore_versions.end() ? std::nullopt : std::optional(restore->second));
+  const std::optional<int64_t> restore_version =
+      restore == txn.restore_versions.end() ? std::nullopt : std::optional(restore->second);
+  json operation = operation_json(txn.operations[0], schema, restore_version, d);
   if (txn.settings.stats == StatsPresence::Missing) operation["stats"] = false;
   return {{"name", txn.name}, {"operation", operation}};
 }
@@ -142,14 +144,16 @@ json table_json(const Table& table) {
 
 }  // namespace
 
-Translation translate_for_delta_rs(const Scenario& scenario) {
+Translation translate_for_delta_rs(const Scenario& scenario) { return translate_world(scenario, SqlDialect::DataFusion); }
+
+Translation translate_world(const Scenario& scenario, SqlDialect d) {
   Translation out;
   try {
     WorldRequest world;
     world.request = table_json(scenario.table);
     const Schema& schema = scenario.table.schema();
     json transactions = json::array();
-    for (const ScenarioTransaction& txn : scenario.transactions) transactions.push_back(transaction_json(txn, schema));
+    for (const ScenarioTransaction& txn : scenario.transactions) transactions.push_back(transaction_json(txn, schema, d));
     std::vector<size_t> start(scenario.transactions.size(), 0);
     json attempts = json::array();
     for (const TimelineEvent& event : scenario.timeline) {
@@ -194,6 +198,7 @@ Value value_from_driver(const json& j, const DataType& type) {
   try {
     switch (type.kind) {
       case TypeKind::Double:
+      case TypeKind::Float:
         if (j.is_string()) {
           const std::string& s = j.get_ref<const std::string&>();
           if (s == "NaN") return Value::floating(type.kind, std::nan(""));

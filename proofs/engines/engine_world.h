@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/sql/printer.h"
 #include "model/sql/row.h"
 #include "model/sql/schema.h"
 #include "proofs/scenario/scenario.h"
@@ -34,6 +35,8 @@ struct Translation {
 
 // delta-rs's view of the scenario (its writer, its API, DataFusion's SQL).
 Translation translate_for_delta_rs(const Scenario& scenario);
+// The same with predicates and expressions in `dialect` (Spark's for Delta Spark).
+Translation translate_world(const Scenario& scenario, SqlDialect dialect);
 
 // Values as the drivers carry them: numbers, "NaN"/"Infinity"/"-Infinity" for doubles, decimals as
 // digit strings, dates as "yyyy-mm-dd", timestamps as microseconds since the epoch (UTC).
