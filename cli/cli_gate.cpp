@@ -41,6 +41,7 @@ struct GateArguments {
   std::string cross_check = "cvc5";
   std::string oracle_engine = "intervals";
   std::string fail_fast;  // "", "phase" or "gate"
+  std::vector<std::string> phases;
 };
 
 void parse_budget(const std::string& text, GateOptions& options) {
@@ -162,9 +163,11 @@ GateOptions gate_options(const GateArguments& a) {
   o.cross_check_dir = a.out;
   o.interval_oracle = a.oracle_engine == "intervals";
   if (!a.fail_fast.empty()) o.fail_fast = a.fail_fast == "gate" ? FailFast::Gate : FailFast::Phase;
+  o.phases = a.phases;
   // The default gate's full scope must reach every coverage row; a narrowed run only reports.
   o.require_coverage = a.budget.empty() && a.categories.empty() && a.mutants.empty() && a.shard.empty() &&
-                       !a.skip_proofs && a.fail_fast.empty() && a.exhaustive == kGateExhaustiveComparisons;
+                       !a.skip_proofs && a.fail_fast.empty() && a.exhaustive == kGateExhaustiveComparisons &&
+                       a.phases.empty();
   return o;
 }
 
@@ -248,6 +251,10 @@ void add_gate_command(CLI::App& app, int& exit_code) {
                     "stop each phase at its first finding; --fail-fast=gate also skips the phases after it "
                     "(the time to each phase's first finding is reported either way)")
       ->check(CLI::IsMember({"phase", "gate"}));
+  command->add_option("--phase", arguments->phases,
+                      "run only this phase (repeatable): corpus, per-file, exhaustive, explorer, cross-check or "
+                      "mutants; the rule proofs follow --skip-proofs")
+      ->check(CLI::IsMember({"corpus", "per-file", "exhaustive", "explorer", "cross-check", "mutants"}));
   command->callback([arguments, &exit_code] { exit_code = run(*arguments); });
 }
 

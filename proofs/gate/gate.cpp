@@ -256,7 +256,8 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
   const auto phase = [&](const std::string& name, const auto& body) {
     const bool found = std::any_of(report.phases.begin(), report.phases.end(),
                                    [](const PhaseTiming& p) { return p.first_finding.has_value(); });
-    if (o.fail_fast == FailFast::Gate && found) {
+    const bool chosen = o.phases.empty() || std::find(o.phases.begin(), o.phases.end(), name) != o.phases.end();
+    if ((o.fail_fast == FailFast::Gate && found) || !chosen) {
       report.skipped_phases.push_back(name);
       return;
     }

@@ -87,6 +87,10 @@ struct GateOptions {
   // The per-file oracle tries smt/interval_decider.h before Z3 (--oracle-engine); false: Z3 only.
   bool interval_oracle = true;
   FailFast fail_fast = FailFast::Off;
+  // --phase: only these of the corpus, per-file, exhaustive, explorer, cross-check and mutants
+  // phases run (empty = all); the others are listed as skipped. skipsound-mutate runs a mutant
+  // only in the phases that reach its site (docs/mutation.md, "Phase blame").
+  std::vector<std::string> phases;
   // A full run (the CLI's defaults): a coverage row never reached fails the gate.
   bool require_coverage = false;
 };
@@ -178,7 +182,7 @@ struct GateReport {
   std::optional<ExhaustiveReport> exhaustive;  // the bounded exhaustive cross-check, when run
   std::optional<CrossCheckTally> cross_check;
   std::vector<PhaseTiming> phases;          // in the order they ran
-  std::vector<std::string> skipped_phases;  // by --fail-fast gate, after the first finding
+  std::vector<std::string> skipped_phases;  // by --fail-fast gate, after the first finding, or by --phase
   GateCoverage coverage;  // what this run reached (proofs/gate/gate_coverage.h)
   double seconds = 0;
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <csignal>
 #include <deque>
@@ -31,7 +32,9 @@ struct LivePatch {
   const char* journal = nullptr;
 };
 std::atomic<LivePatch*> live_patch{nullptr};
-std::atomic<pid_t> live_child{0};
+// The gates and builds running now, one slot each (--jobs runs several at once).
+constexpr size_t kChildSlots = 64;
+std::array<std::atomic<pid_t>, kChildSlots> live_children{};
 
 void write_all(int fd, const char* data, size_t size) {
   while (size > 0) {
@@ -43,7 +46,9 @@ void write_all(int fd, const char* data, size_t size) {
 }
 
 void restore_and_die(int signal_number) {
-  if (const pid_t child = live_child.load()) kill(-child, SIGKILL);
+  for (std::atomic<pid_t>& child : live_children) {
+    if (const pid_t pid = child.load()) kill(-pid, SIGKILL);
+  }
   if (LivePatch* patch = live_patch.exchange(nullptr)) {
     const int fd = open(patch->path, O_WRONLY | O_TRUNC);
     if (fd >= 0) {
@@ -96,9 +101,18 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
   ProcessRequest request(argv, static_cast<int>(std::min(timeout_seconds * 1000, 1e9)));
   request.output_file = log_path;
   request.own_process_group = true;  // a build's compilers die with it
-  request.on_start = [](int pid) { live_child = pid; };
+  std::atomic<pid_t>* slot = nullptr;
+  request.on_start = [&slot](int pid) {
+    for (std::atomic<pid_t>& child : live_children) {
+      pid_t free = 0;
+      if (child.compare_exchange_strong(free, pid)) {
+        slot = &child;
+        return;
+      }
+    }
+  };
   const ProcessOutput out = skipsound::run_process(request);
-  live_child = 0;
+  if (slot) *slot = 0;
   if (!out.spawn_error.empty()) std::ofstream(log_path, std::ios::app) << "cannot run " << out.spawn_error << "\n";
   return ProcessResult{out.exit_status(), out.killed, out.seconds};
 }

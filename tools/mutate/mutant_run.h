@@ -72,6 +72,7 @@ struct MutantOutcome {
   double build_seconds = 0;
   double gate_seconds = 0;
   bool own_build = false;   // rebuilt for this mutant alone (its mutation has no schema)
+  std::vector<std::string> gate_phases;  // the gate phases it ran in (tools/mutate/phase_blame.h); empty: all
   std::string killed_by;    // the gate's first failure and when it was found (from its JSON)
   std::string output_tail;  // the gate's (or, for a build failure, the build's) last lines
 };
