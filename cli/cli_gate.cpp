@@ -251,10 +251,13 @@ void add_gate_command(CLI::App& app, int& exit_code) {
                     "stop each phase at its first finding; --fail-fast=gate also skips the phases after it "
                     "(the time to each phase's first finding is reported either way)")
       ->check(CLI::IsMember({"phase", "gate"}));
+  std::vector<std::string> phase_names = {"corpus", "per-file", "exhaustive", "explorer", "cross-check", "mutants"};
+  phase_names.insert(phase_names.end(), std::begin(kCorpusParts), std::end(kCorpusParts));
   command->add_option("--phase", arguments->phases,
                       "run only this phase (repeatable): corpus, per-file, exhaustive, explorer, cross-check or "
-                      "mutants; the rule proofs follow --skip-proofs")
-      ->check(CLI::IsMember({"corpus", "per-file", "exhaustive", "explorer", "cross-check", "mutants"}));
+                      "mutants, or a part of the corpus (scenarios, skip-suites, bad-inputs); the rule proofs "
+                      "follow --skip-proofs")
+      ->check(CLI::IsMember(phase_names));
   command->callback([arguments, &exit_code] { exit_code = run(*arguments); });
 }
 

@@ -57,6 +57,9 @@ inline constexpr size_t kGateExhaustiveComparisons = 3000;
 // first one that found something (the symbolic proofs, running beside them, still finish).
 enum class FailFast { Off, Phase, Gate };
 
+// The corpus phase's parts, in the order they run; `--phase` picks each on its own as well.
+inline constexpr const char* kCorpusParts[] = {"scenarios", "skip-suites", "bad-inputs"};
+
 struct GateOptions {
   uint64_t seed = 1;
   size_t trials_per_category = kDefaultTrialsPerCategory;
@@ -88,8 +91,9 @@ struct GateOptions {
   bool interval_oracle = true;
   FailFast fail_fast = FailFast::Off;
   // --phase: only these of the corpus, per-file, exhaustive, explorer, cross-check and mutants
-  // phases run (empty = all); the others are listed as skipped. skipsound-mutate runs a mutant
-  // only in the phases that reach its site (docs/mutation.md, "Phase blame").
+  // phases run (empty = all), or of the corpus's parts (kCorpusParts); the others are listed as
+  // skipped. skipsound-mutate runs a mutant only in the phases that reach its site
+  // (docs/mutation.md, "Phase blame").
   std::vector<std::string> phases;
   // A full run (the CLI's defaults): a coverage row never reached fails the gate.
   bool require_coverage = false;

@@ -211,7 +211,7 @@ MutantOutcome run_gate(const RunConfig& config, MutantOutcome outcome) {
 
 }  // namespace
 
-MutantOutcome run_unmutated(const RunConfig& config) {
+MutantOutcome rebuild(const RunConfig& config) {
   std::filesystem::create_directories(config.work_dir);
   const std::string build_log = (std::filesystem::path(config.work_dir) / "build.log").string();
   MutantOutcome outcome;
@@ -220,9 +220,13 @@ MutantOutcome run_unmutated(const RunConfig& config) {
   if (build.exit_code != 0) {
     outcome.status = Status::BuildFailure;
     outcome.output_tail = file_tail(build_log, config.tail_lines);
-    return outcome;
   }
-  return run_gate(config, outcome);
+  return outcome;
+}
+
+MutantOutcome run_unmutated(const RunConfig& config) {
+  const MutantOutcome built = rebuild(config);
+  return built.status == Status::BuildFailure ? built : run_gate(config, built);
 }
 
 MutantOutcome run_schema_mutant(const RunConfig& config, long mutant_id, const std::string& reached_file) {

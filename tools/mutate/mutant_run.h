@@ -80,6 +80,8 @@ struct MutantOutcome {
 // Exit 1 is a kill, 0 a survivor; any other exit or a signal is a crash the gate noticed.
 Status classify_gate_exit(const ProcessResult& gate);
 
+// The build on the source as it is: BuildFailure, or Survived when it built.
+MutantOutcome rebuild(const RunConfig& config);
 // The build and the gate on the source as it is (the baseline a run needs to pass first).
 MutantOutcome run_unmutated(const RunConfig& config);
 MutantOutcome run_mutant(const RunConfig& config, const Candidate& candidate, const std::string& original_source);

@@ -25,7 +25,8 @@ struct PhaseBlame {
   std::vector<std::string> phases_for(size_t id) const;
 };
 
-// The phases the gate's JSON report lists as run (the rule proofs aside, which no --phase picks).
+// The phases the gate's JSON report lists as run (the rule proofs aside, which no --phase picks),
+// the corpus as its three parts (scenarios, skip-suites, bad-inputs).
 std::vector<std::string> phases_run(const std::string& gate_json);
 
 // Runs the schema build's gate, no mutant active, once per phase the unmutated gate at

@@ -24,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tools/mutate/baseline_record.h"
 #include "tools/mutate/campaign_journal.h"
 #include "tools/mutate/mutant_run.h"
 #include "tools/mutate/mutation_plan.h"
@@ -335,6 +336,36 @@ int render_again(const Arguments& a) {
   return exit_status(score_of(recorded.records, triage));
 }
 
+// The gate on the normal build and on the schema build with no mutant active, which must pass and
+// report the same verdicts; the schema's run records the sites it reaches, and each phase alone
+// the sites it reaches (phase blame, unless `blame_phases_too` is false). nullopt, said why on
+// stderr, when they do not build, fail or differ.
+std::optional<BaselineRecord> run_baselines(RunConfig config, RunConfig schema_config, bool blame_phases_too) {
+  config.gate_timeout = schema_config.gate_timeout = 24 * 3600;
+  const MutantOutcome baseline = run_unmutated(config);
+  const std::string reached_file = (std::filesystem::path(config.work_dir) / "reached-sites.txt").string();
+  const MutantOutcome schema_baseline =
+      baseline.status == Status::Survived ? run_schema_mutant(schema_config, -1, reached_file) : baseline;
+  for (const MutantOutcome* b : {&baseline, &schema_baseline}) {
+    if (b->status == Status::Survived) continue;
+    std::cerr << "the unmutated source " << (b->status == Status::BuildFailure ? "does not build" : "fails the gate")
+              << (b == &schema_baseline ? " in the schema build" : "") << "; nothing to measure. Last lines:\n"
+              << b->output_tail;
+    return std::nullopt;
+  }
+  if (const auto difference = verdict_difference(config.gate_json, schema_config.gate_json)) {
+    std::cerr << "the schema build with no mutant active does not report what the normal build reports: "
+              << *difference << "\n";
+    return std::nullopt;
+  }
+  BaselineRecord record;
+  record.reached = read_reached(reached_file);
+  if (blame_phases_too) record.blame = blame_phases(schema_config, config.work_dir);
+  record.build_seconds = baseline.build_seconds;
+  record.gate_seconds = schema_baseline.gate_seconds;
+  return record;
+}
+
 int run(const Arguments& a) {
   if (!a.report_from.empty()) return render_again(a);
   const auto start = std::chrono::steady_clock::now();
@@ -395,35 +426,30 @@ int run(const Arguments& a) {
   RunConfig schema_config = config;
   use_binary(schema_config, a, schema.binary, "schema-gate.json");
 
-  config.gate_timeout = schema_config.gate_timeout = a.timeout.value_or(24 * 3600);
-  const MutantOutcome baseline = run_unmutated(config);
-  // The schema's unmutated gate run records the sites it reaches: the others are not covered.
-  const std::string reached_file = (std::filesystem::path(config.work_dir) / "reached-sites.txt").string();
-  const MutantOutcome schema_baseline =
-      baseline.status == Status::Survived ? run_schema_mutant(schema_config, -1, reached_file) : baseline;
-  for (const MutantOutcome* b : {&baseline, &schema_baseline}) {
-    if (b->status == Status::Survived) continue;
-    std::cerr << "the unmutated source " << (b->status == Status::BuildFailure ? "does not build" : "fails the gate")
-              << (b == &schema_baseline ? " in the schema build" : "") << "; nothing to measure. Last lines:\n"
-              << b->output_tail;
-    return kExitInternal;
+  // A resumed session of the same binaries takes the baselines an earlier one recorded.
+  const std::string baseline_file = (std::filesystem::path(a.report_dir) / "mutation-baselines.json").string();
+  const auto key = [&] { return baseline_key(config.gate_command.front(), schema.binary, a.gate_arguments); };
+  std::optional<BaselineRecord> baselines;
+  if (a.resume && rebuild(config).status != Status::BuildFailure) baselines = read_baseline_record(baseline_file, key());
+  if (baselines) {
+    std::cout << "baselines: those of the same binaries, recorded by an earlier session (" << baseline_file << ")"
+              << std::endl;
+  } else {
+    baselines = run_baselines(config, schema_config, a.phase_blame);
+    if (!baselines) return kExitInternal;
+    baselines->key = key();
+    write_baseline_record(baseline_file, *baselines);
   }
-  if (const auto difference = verdict_difference(config.gate_json, schema_config.gate_json)) {
-    std::cerr << "the schema build with no mutant active does not report what the normal build reports: "
-              << *difference << "\n";
-    return kExitInternal;
-  }
-  const std::set<size_t> reached = read_reached(reached_file);
-  // Each phase alone, recording its sites: a mutant then runs only the phases that reach it.
-  const PhaseBlame blame = a.phase_blame ? blame_phases(schema_config, config.work_dir) : PhaseBlame{};
+  const std::set<size_t>& reached = baselines->reached;
+  const PhaseBlame& blame = baselines->blame;
   std::cout << "phase blame:";
   for (const std::string& phase : blame.phases) std::cout << " " << phase << " reaches " << blame.reached.at(phase).size();
   std::cout << (blame.phases.empty() ? " none, every mutant runs the whole gate" : " of the sites") << " ("
             << reached.size() << " reached in all)" << std::endl;
-  summary.baseline_build_seconds = baseline.build_seconds;
-  summary.baseline_gate_seconds = schema_baseline.gate_seconds;
-  config.gate_timeout = schema_config.gate_timeout = a.timeout.value_or(3 * schema_baseline.gate_seconds + 30);
-  std::cout << "baseline: rebuild " << baseline.build_seconds << " s, gate " << schema_baseline.gate_seconds
+  summary.baseline_build_seconds = baselines->build_seconds;
+  summary.baseline_gate_seconds = baselines->gate_seconds;
+  config.gate_timeout = schema_config.gate_timeout = a.timeout.value_or(3 * baselines->gate_seconds + 30);
+  std::cout << "baseline: rebuild " << baselines->build_seconds << " s, gate " << baselines->gate_seconds
             << " s (the same verdicts in both builds); a mutant's gate times out after " << config.gate_timeout << " s"
             << std::endl;
 

@@ -478,6 +478,14 @@ TEST(GatePhases, OnlyTheChosenPhasesRun) {
   EXPECT_EQ(corpus.corpus.size(), 2u);
   EXPECT_TRUE(corpus.categories.empty());
   EXPECT_EQ(corpus.outcome(), GateOutcome::Fail);
+  o.phases = {"bad-inputs"};  // a part of the corpus: the scenarios, where the finding is, stay out
+  const GateReport bad_inputs = run_gate(o);
+  EXPECT_TRUE(bad_inputs.corpus.empty());
+  ASSERT_EQ(bad_inputs.phases.size(), 1u);
+  EXPECT_EQ(bad_inputs.phases.front().phase, "corpus");
+  EXPECT_EQ(bad_inputs.outcome(), GateOutcome::Pass);
+  o.phases = {"scenarios"};
+  EXPECT_EQ(run_gate(o).corpus.size(), 2u);
 }
 
 // On one thread the rule proofs are a phase of their own, run last: --fail-fast gate skips them
