@@ -235,7 +235,8 @@ MutantOutcome run_schema_mutant(const RunConfig& config, long mutant_id, const s
   std::vector<std::string> environment = {"env", std::string(kMutantIdVariable) + "=" + std::to_string(mutant_id)};
   if (!reached_file.empty()) {
     std::filesystem::remove(reached_file);
-    environment.push_back(std::string(kReachedVariable) + "=" + reached_file);
+    // Absolute: the gate starts processes in other folders (the bad inputs), which append theirs.
+    environment.push_back(std::string(kReachedVariable) + "=" + std::filesystem::absolute(reached_file).string());
   }
   chosen.gate_command.insert(chosen.gate_command.begin(), environment.begin(), environment.end());
   return run_gate(chosen, {});
