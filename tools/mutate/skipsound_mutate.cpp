@@ -403,6 +403,7 @@ int run(const Arguments& a) {
     return kExitOk;
   }
   const std::vector<TriageEntry> triage = triage_for(a);
+  std::filesystem::create_directories(a.report_dir);  // a --resume may find none yet
   if (!a.resume) journal.start_afresh();
   RunConfig config = run_config(a);
   install_restoring_signal_handlers();
