@@ -1,7 +1,8 @@
 #include "tools/mutate/baseline_record.h"
 
-#include <filesystem>
+#include <cstdint>
 #include <fstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -9,12 +10,18 @@ namespace skipsound::mutation {
 
 namespace {
 
+// Its size and a hash of its bytes: a per-mutant build relinks the binary from the restored source,
+// which gives the same bytes under a new time.
 std::string file_identity(const std::string& path) {
-  std::error_code error;
-  const auto size = std::filesystem::file_size(path, error);
-  const auto time = std::filesystem::last_write_time(path, error);
-  if (error) return path + " (absent)";
-  return path + " " + std::to_string(size) + " " + std::to_string(time.time_since_epoch().count());
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return path + " (absent)";
+  uint64_t hash = 14695981039346656037ull, size = 0;  // FNV-1a
+  std::vector<char> buffer(1 << 20);
+  while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) {
+    for (std::streamsize i = 0; i < in.gcount(); ++i) hash = (hash ^ static_cast<unsigned char>(buffer[i])) * 1099511628211ull;
+    size += static_cast<uint64_t>(in.gcount());
+  }
+  return path + " " + std::to_string(size) + " " + std::to_string(hash);
 }
 
 }  // namespace

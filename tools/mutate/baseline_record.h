@@ -13,7 +13,7 @@
 namespace skipsound::mutation {
 
 struct BaselineRecord {
-  std::string key;  // the binaries (path, size, time) and the gate's arguments
+  std::string key;  // the binaries (path, size, hash of the bytes) and the gate's arguments
   std::set<size_t> reached;
   PhaseBlame blame;
   double build_seconds = 0;
