@@ -436,10 +436,12 @@ int run(const Arguments& a) {
     std::cout << "baselines: those of the same binaries, recorded by an earlier session (" << baseline_file << ")"
               << std::endl;
   } else {
-    baselines = run_baselines(config, schema_config, a.phase_blame);
+    // With nothing to run (the equivalence check of a test, --max-mutants 0) no phase is blamed,
+    // and nothing is recorded for a later session.
+    baselines = run_baselines(config, schema_config, a.phase_blame && !planned.empty());
     if (!baselines) return kExitInternal;
     baselines->key = key();
-    write_baseline_record(baseline_file, *baselines);
+    if (!planned.empty()) write_baseline_record(baseline_file, *baselines);
   }
   const std::set<size_t>& reached = baselines->reached;
   const PhaseBlame& blame = baselines->blame;
