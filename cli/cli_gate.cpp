@@ -43,6 +43,7 @@ struct GateArguments {
   std::string cross_check = "cvc5";
   std::string oracle_engine = "intervals";
   std::string fail_fast;  // "", "phase" or "gate"
+  std::vector<std::string> phases;
 };
 
 void parse_budget(const std::string& text, GateOptions& options) {
@@ -164,9 +165,11 @@ GateOptions gate_options(const GateArguments& a) {
   o.cross_check_dir = a.out;
   o.interval_oracle = a.oracle_engine == "intervals";
   if (!a.fail_fast.empty()) o.fail_fast = a.fail_fast == "gate" ? FailFast::Gate : FailFast::Phase;
+  o.phases = a.phases;
   // The default gate's full scope must reach every coverage row; a narrowed run only reports.
   o.require_coverage = a.budget.empty() && a.categories.empty() && a.mutants.empty() && a.shard.empty() &&
-                       !a.skip_proofs && a.fail_fast.empty() && a.exhaustive == kGateExhaustiveComparisons;
+                       !a.skip_proofs && a.fail_fast.empty() && a.exhaustive == kGateExhaustiveComparisons &&
+                       a.phases.empty();
   return o;
 }
 
@@ -267,6 +270,13 @@ void add_gate_command(CLI::App& app, int& exit_code) {
                     "stop each phase at its first finding; --fail-fast=gate also skips the phases after it "
                     "(the time to each phase's first finding is reported either way)")
       ->check(CLI::IsMember({"phase", "gate"}));
+  std::vector<std::string> phase_names = {"corpus", "per-file", "exhaustive", "explorer", "cross-check", "mutants"};
+  phase_names.insert(phase_names.end(), std::begin(kCorpusParts), std::end(kCorpusParts));
+  command->add_option("--phase", arguments->phases,
+                      "run only this phase (repeatable): corpus, per-file, exhaustive, explorer, cross-check or "
+                      "mutants, or a part of the corpus (scenarios, skip-suites, bad-inputs); the rule proofs "
+                      "follow --skip-proofs")
+      ->check(CLI::IsMember(phase_names));
   command->callback([arguments, &exit_code] { exit_code = run(*arguments); });
 }
 

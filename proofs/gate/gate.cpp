@@ -96,6 +96,16 @@ std::vector<CorpusFileResult> run_bad_inputs(const GateOptions& o, bool stop_at_
   return results;
 }
 
+// Whether --phase chose the phase or corpus part `name`: the corpus runs when one of its parts is
+// chosen, and every part when the corpus is.
+bool chosen(const GateOptions& o, const std::string& name) {
+  const auto named = [&](const std::string& n) { return std::find(o.phases.begin(), o.phases.end(), n) != o.phases.end(); };
+  if (o.phases.empty() || named(name)) return true;
+  const bool part = std::find(std::begin(kCorpusParts), std::end(kCorpusParts), name) != std::end(kCorpusParts);
+  if (part) return named("corpus");
+  return name == "corpus" && std::any_of(std::begin(kCorpusParts), std::end(kCorpusParts), named);
+}
+
 // ---- each phase's time to its first finding (seconds into the phase; nullopt: none) ----
 
 std::optional<double> corpus_first_finding(const std::vector<CorpusFileResult>& corpus) {
@@ -257,7 +267,7 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
   const auto phase = [&](const std::string& name, const auto& body) {
     const bool found = std::any_of(report.phases.begin(), report.phases.end(),
                                    [](const PhaseTiming& p) { return p.first_finding.has_value(); });
-    if (o.fail_fast == FailFast::Gate && found) {
+    if ((o.fail_fast == FailFast::Gate && found) || !chosen(o, name)) {
       report.skipped_phases.push_back(name);
       return;
     }
@@ -280,17 +290,17 @@ GateReport run_gate(const GateOptions& o, const GateProgress& progress) {
   std::future<void> proofs;
   if (proofs_beside) proofs = std::async(std::launch::async, [&] { proof_jobs->work(); });
   phase("corpus", [&](const Clock&) {
-    report.corpus = run_corpus(o.corpus_dir, stop_at_first, progress);
+    if (chosen(o, "scenarios")) report.corpus = run_corpus(o.corpus_dir, stop_at_first, progress);
     // With --fail-fast a finding so far stops the corpus phase before its next part.
     const auto stopped = [&] {
       return stop_at_first && std::any_of(report.corpus.begin(), report.corpus.end(),
                                           [](const CorpusFileResult& c) { return c.failed(); });
     };
     for (const std::string& dir : o.skip_suite_dirs) {
-      if (stopped()) break;
+      if (stopped() || !chosen(o, "skip-suites")) break;
       for (CorpusFileResult& r : run_skip_suite(dir, stop_at_first)) report.corpus.push_back(std::move(r));
     }
-    if (!o.bad_input_dir.empty() && !o.skipsound_binary.empty() && !stopped()) {
+    if (!o.bad_input_dir.empty() && !o.skipsound_binary.empty() && !stopped() && chosen(o, "bad-inputs")) {
       if (progress) progress("corpus", "bad inputs");
       for (CorpusFileResult& r : run_bad_inputs(o, stop_at_first)) report.corpus.push_back(std::move(r));
     }

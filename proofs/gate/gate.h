@@ -58,6 +58,9 @@ inline constexpr size_t kGateExhaustiveComparisons = 3000;
 // first one that found something (the symbolic proofs, running beside them, still finish).
 enum class FailFast { Off, Phase, Gate };
 
+// The corpus phase's parts, in the order they run; `--phase` picks each on its own as well.
+inline constexpr const char* kCorpusParts[] = {"scenarios", "skip-suites", "bad-inputs"};
+
 struct GateOptions {
   uint64_t seed = 1;
   size_t trials_per_category = kDefaultTrialsPerCategory;
@@ -88,6 +91,11 @@ struct GateOptions {
   // The per-file oracle tries smt/interval_decider.h before Z3 (--oracle-engine); false: Z3 only.
   bool interval_oracle = true;
   FailFast fail_fast = FailFast::Off;
+  // --phase: only these of the corpus, per-file, exhaustive, explorer, cross-check and mutants
+  // phases run (empty = all), or of the corpus's parts (kCorpusParts); the others are listed as
+  // skipped. skipsound-mutate runs a mutant only in the phases that reach its site
+  // (docs/mutation.md, "Phase blame").
+  std::vector<std::string> phases;
   // A full run (the CLI's defaults): a coverage row never reached fails the gate.
   bool require_coverage = false;
 };
@@ -184,7 +192,7 @@ struct GateReport {
   std::optional<ExhaustiveReport> exhaustive;  // the bounded exhaustive cross-check, when run
   std::optional<CrossCheckTally> cross_check;
   std::vector<PhaseTiming> phases;          // in the order they ran
-  std::vector<std::string> skipped_phases;  // by --fail-fast gate, after the first finding
+  std::vector<std::string> skipped_phases;  // by --fail-fast gate, after the first finding, or by --phase
   GateCoverage coverage;  // what this run reached (proofs/gate/gate_coverage.h)
   double seconds = 0;
 

@@ -41,7 +41,7 @@ std::string phase_timing_text(const GateReport& r) {
     }
     out << "\n";
   }
-  for (const std::string& skipped : r.skipped_phases) out << pad(skipped, 14) << "not run (--fail-fast gate)\n";
+  for (const std::string& skipped : r.skipped_phases) out << pad(skipped, 14) << "not run (--fail-fast gate or --phase)\n";
   return out.str();
 }
 

@@ -21,15 +21,19 @@ class CampaignJournal {
   void start_afresh();
 
   const std::vector<MutantRecord>& earlier() const { return earlier_; }
-  // The wall time of the sessions before this one (each up to its last record).
+  // The wall time of the sessions before this one (each up to its last record), and the CPU time
+  // their builds and gates took.
   double earlier_wall_seconds() const { return earlier_wall_seconds_; }
-  // Appends and flushes one record, judged `session_seconds` into this session.
-  void append(const MutantRecord& record, double session_seconds);
+  double earlier_cpu_seconds() const { return earlier_cpu_seconds_; }
+  // Appends and flushes one record, judged `session_seconds` into this session, whose builds and
+  // gates have taken `session_cpu_seconds` of CPU so far.
+  void append(const MutantRecord& record, double session_seconds, double session_cpu_seconds);
 
  private:
   std::string path_;
   std::vector<MutantRecord> earlier_;
   double earlier_wall_seconds_ = 0;
+  double earlier_cpu_seconds_ = 0;
   size_t session_ = 0;
 };
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <csignal>
 #include <deque>
@@ -31,7 +32,9 @@ struct LivePatch {
   const char* journal = nullptr;
 };
 std::atomic<LivePatch*> live_patch{nullptr};
-std::atomic<pid_t> live_child{0};
+// The gates and builds running now, one slot each (--jobs runs several at once).
+constexpr size_t kChildSlots = 64;
+std::array<std::atomic<pid_t>, kChildSlots> live_children{};
 
 void write_all(int fd, const char* data, size_t size) {
   while (size > 0) {
@@ -43,7 +46,9 @@ void write_all(int fd, const char* data, size_t size) {
 }
 
 void restore_and_die(int signal_number) {
-  if (const pid_t child = live_child.load()) kill(-child, SIGKILL);
+  for (std::atomic<pid_t>& child : live_children) {
+    if (const pid_t pid = child.load()) kill(-pid, SIGKILL);
+  }
   if (LivePatch* patch = live_patch.exchange(nullptr)) {
     const int fd = open(patch->path, O_WRONLY | O_TRUNC);
     if (fd >= 0) {
@@ -96,9 +101,18 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
   ProcessRequest request(argv, static_cast<int>(std::min(timeout_seconds * 1000, 1e9)));
   request.output_file = log_path;
   request.own_process_group = true;  // a build's compilers die with it
-  request.on_start = [](int pid) { live_child = pid; };
+  std::atomic<pid_t>* slot = nullptr;
+  request.on_start = [&slot](int pid) {
+    for (std::atomic<pid_t>& child : live_children) {
+      pid_t free = 0;
+      if (child.compare_exchange_strong(free, pid)) {
+        slot = &child;
+        return;
+      }
+    }
+  };
   const ProcessOutput out = skipsound::run_process(request);
-  live_child = 0;
+  if (slot) *slot = 0;
   if (!out.spawn_error.empty()) std::ofstream(log_path, std::ios::app) << "cannot run " << out.spawn_error << "\n";
   return ProcessResult{out.exit_status(), out.killed, out.seconds};
 }
@@ -197,7 +211,7 @@ MutantOutcome run_gate(const RunConfig& config, MutantOutcome outcome) {
 
 }  // namespace
 
-MutantOutcome run_unmutated(const RunConfig& config) {
+MutantOutcome rebuild(const RunConfig& config) {
   std::filesystem::create_directories(config.work_dir);
   const std::string build_log = (std::filesystem::path(config.work_dir) / "build.log").string();
   MutantOutcome outcome;
@@ -206,9 +220,13 @@ MutantOutcome run_unmutated(const RunConfig& config) {
   if (build.exit_code != 0) {
     outcome.status = Status::BuildFailure;
     outcome.output_tail = file_tail(build_log, config.tail_lines);
-    return outcome;
   }
-  return run_gate(config, outcome);
+  return outcome;
+}
+
+MutantOutcome run_unmutated(const RunConfig& config) {
+  const MutantOutcome built = rebuild(config);
+  return built.status == Status::BuildFailure ? built : run_gate(config, built);
 }
 
 MutantOutcome run_schema_mutant(const RunConfig& config, long mutant_id, const std::string& reached_file) {
@@ -217,7 +235,8 @@ MutantOutcome run_schema_mutant(const RunConfig& config, long mutant_id, const s
   std::vector<std::string> environment = {"env", std::string(kMutantIdVariable) + "=" + std::to_string(mutant_id)};
   if (!reached_file.empty()) {
     std::filesystem::remove(reached_file);
-    environment.push_back(std::string(kReachedVariable) + "=" + reached_file);
+    // Absolute: the gate starts processes in other folders (the bad inputs), which append theirs.
+    environment.push_back(std::string(kReachedVariable) + "=" + std::filesystem::absolute(reached_file).string());
   }
   chosen.gate_command.insert(chosen.gate_command.begin(), environment.begin(), environment.end());
   return run_gate(chosen, {});

@@ -72,6 +72,7 @@ struct MutantOutcome {
   double build_seconds = 0;
   double gate_seconds = 0;
   bool own_build = false;   // rebuilt for this mutant alone (its mutation has no schema)
+  std::vector<std::string> gate_phases;  // the gate phases it ran in (tools/mutate/phase_blame.h); empty: all
   std::string killed_by;    // the gate's first failure and when it was found (from its JSON)
   std::string output_tail;  // the gate's (or, for a build failure, the build's) last lines
 };
@@ -79,6 +80,8 @@ struct MutantOutcome {
 // Exit 1 is a kill, 0 a survivor; any other exit or a signal is a crash the gate noticed.
 Status classify_gate_exit(const ProcessResult& gate);
 
+// The build on the source as it is: BuildFailure, or Survived when it built.
+MutantOutcome rebuild(const RunConfig& config);
 // The build and the gate on the source as it is (the baseline a run needs to pass first).
 MutantOutcome run_unmutated(const RunConfig& config);
 MutantOutcome run_mutant(const RunConfig& config, const Candidate& candidate, const std::string& original_source);

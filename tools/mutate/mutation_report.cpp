@@ -164,7 +164,9 @@ std::string report_markdown(const RunSummary& run, const std::vector<MutantRecor
       << fixed(mean(gate, built), 1) << " s |\n"
       << "| unmutated baseline: rebuild / gate | " << fixed(run.baseline_build_seconds, 1) << " s / "
       << fixed(run.baseline_gate_seconds, 1) << " s |\n"
-      << "| wall time | " << fixed(run.wall_seconds / 60, 1) << " min |\n\n";
+      << "| wall time / CPU time of its builds and gates | " << fixed(run.wall_seconds / 60, 1) << " min / "
+      << fixed(run.cpu_seconds / 60, 1) << " min (" << run.jobs << (run.jobs == 1 ? " mutant" : " mutants")
+      << " at a time) |\n\n";
 
   std::map<std::string, Tally> by_operator, by_file;
   for (const MutantRecord& r : records) {
@@ -227,6 +229,7 @@ nlohmann::json mutant_json(const MutantRecord& r, const std::vector<TriageEntry>
                       {"gateSeconds", r.outcome.gate_seconds}};
   if (r.outcome.exit_code) m["exitCode"] = *r.outcome.exit_code;
   if (r.outcome.own_build) m["ownBuild"] = true;
+  if (!r.outcome.gate_phases.empty()) m["gatePhases"] = r.outcome.gate_phases;
   if (!r.outcome.killed_by.empty()) m["killedBy"] = r.outcome.killed_by;
   if (r.outcome.status == Status::NotCovered) {
     if (const TriageEntry* t = triage_of(r, triage)) m["triage"] = {{"verdict", t->verdict}, {"reason", t->reason}};
@@ -254,6 +257,7 @@ MutantRecord mutant_from_json(const nlohmann::json& m, bool own_build_by_default
     r.outcome.gate_seconds = m.at("gateSeconds").get<double>();
     if (m.contains("exitCode")) r.outcome.exit_code = m["exitCode"].get<int>();
     r.outcome.own_build = m.value("ownBuild", own_build_by_default);
+    r.outcome.gate_phases = m.value("gatePhases", std::vector<std::string>{});
     r.outcome.killed_by = m.value("killedBy", "");
     r.outcome.output_tail = m.value("outputTail", "");
   } catch (const nlohmann::json::exception& e) {
@@ -285,7 +289,9 @@ nlohmann::json report_json(const RunSummary& run, const std::vector<MutantRecord
                       {"schemaBuildSeconds", run.schema_build_seconds},
                       {"schemaLeftOut", run.schema_left_out},
                       {"baseline", {{"buildSeconds", run.baseline_build_seconds}, {"gateSeconds", run.baseline_gate_seconds}}},
-                      {"wallSeconds", run.wall_seconds}};
+                      {"wallSeconds", run.wall_seconds},
+                      {"cpuSeconds", run.cpu_seconds},
+                      {"jobs", run.jobs}};
   if (run.sampled) {
     const auto [low, high] = score.interval95();
     j["scoreInterval95"] = {low, high};
@@ -314,6 +320,8 @@ RecordedRun read_report_json(const nlohmann::json& j) {
     s.baseline_build_seconds = j.at("baseline").at("buildSeconds").get<double>();
     s.baseline_gate_seconds = j.at("baseline").at("gateSeconds").get<double>();
     s.wall_seconds = j.at("wallSeconds").get<double>();
+    s.cpu_seconds = j.value("cpuSeconds", 0.0);
+    s.jobs = j.value("jobs", size_t{1});
     s.schema_build_seconds = j.value("schemaBuildSeconds", 0.0);
     s.schema_left_out = j.value("schemaLeftOut", size_t{0});
     s.sampled = j.value("scope", "") == "sample";
@@ -341,6 +349,8 @@ RecordedRun merge_runs(const std::vector<RecordedRun>& runs) {
     m.enumerated = std::max(m.enumerated, s.enumerated);  // shards and slices of one scope
     m.planned += s.planned;
     m.wall_seconds += s.wall_seconds;
+    m.cpu_seconds += s.cpu_seconds;
+    m.jobs = std::max(m.jobs, s.jobs);
     m.schema_build_seconds += s.schema_build_seconds;
     m.schema_left_out = std::max(m.schema_left_out, s.schema_left_out);
     m.stopped_by_time_limit = m.stopped_by_time_limit || s.stopped_by_time_limit;

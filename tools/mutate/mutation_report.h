@@ -48,6 +48,8 @@ struct RunSummary {
   double baseline_build_seconds = 0;
   double baseline_gate_seconds = 0;
   double wall_seconds = 0;
+  double cpu_seconds = 0;            // of the builds and gates the run started (user + system)
+  size_t jobs = 1;                   // mutants judged at once
   bool stopped_by_time_limit = false;
   bool sampled = false;              // --sample drew the planned mutants
   std::string changed_since;         // --changed-since: the files' mutations are those on changed lines

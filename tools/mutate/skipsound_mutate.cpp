@@ -3,31 +3,41 @@
 // (tools/mutate/schema_build.h); a time-boxed gate judges each mutant in its own process. A
 // mutation a schema cannot express is written into the source tree and skipsound rebuilt
 // incrementally in a separate build folder. The report (tools/mutate/mutation_report.h) is
-// rewritten after every mutant, so a stopped run keeps what it measured. Exit 0 when every survivor is triaged equivalent, 1 when one is not, 2 on bad usage,
+// rewritten every few seconds and at the end; the journal keeps every mutant as it is judged. Exit 0 when every survivor is triaged equivalent, 1 when one is not, 2 on bad usage,
 // 3 when the unmutated code does not build or does not pass the gate.
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
+#include "tools/mutate/baseline_record.h"
 #include "tools/mutate/campaign_journal.h"
 #include "tools/mutate/mutant_run.h"
 #include "tools/mutate/mutation_plan.h"
 #include "tools/mutate/mutation_report.h"
+#include "tools/mutate/phase_blame.h"
 #include "tools/mutate/schema_build.h"
 
 namespace skipsound::mutation {
 
 namespace {
+
+// Seconds between two renderings of the report while mutants run (a whole scope's takes a while).
+constexpr double kReportInterval = 5;
 
 constexpr int kExitOk = 0, kExitSurvivor = 1, kExitUsage = 2, kExitInternal = 3;
 
@@ -60,6 +70,8 @@ mutant; a mutation a schema cannot express is rebuilt on its own in --build-dir.
   --sample N           a uniform sample of N mutants; the report gives the score's 95 % interval
   --changed-since REF  only mutations on lines that differ from git revision REF
   --time-limit S       start no mutant after S seconds; the report is rendered as usual
+  --jobs N             judge N mutants at once, each gate in its own process (default: 1)
+  --whole-gates        run every mutant through the whole gate, not only the phases that reach it
   --resume             continue the run whose journal is in the report folder: its mutants are
                        done, the rest of the plan runs (same files and options)
   --report-dir DIR     where mutation-report.md and .json go (default: BUILD-DIR/reports)
@@ -92,6 +104,8 @@ struct Arguments {
   std::vector<std::string> not_run_in;
   bool list = false;
   bool sampled = false;
+  size_t jobs = 1;
+  bool phase_blame = true;  // off: --whole-gates
   std::vector<std::string> patterns;
   std::string command;  // as typed, for the report
 };
@@ -150,6 +164,10 @@ Arguments parse_arguments(int argc, char** argv) {
       (arg == "--list" ? a.list : a.resume) = true;
       continue;
     }
+    if (arg == "--whole-gates") {
+      a.phase_blame = false;
+      continue;
+    }
     if (arg.rfind("--", 0) != 0) {
       a.patterns.push_back(arg);
       continue;
@@ -167,6 +185,10 @@ Arguments parse_arguments(int argc, char** argv) {
     else if (arg == "--seed") a.plan.seed = parse_count(arg, value);
     else if (arg == "--max-mutants") a.plan.max_mutants = parse_count(arg, value);
     else if (arg == "--time-limit") a.time_limit = parse_number(arg, value);
+    else if (arg == "--jobs") {
+      a.jobs = parse_count(arg, value);
+      if (a.jobs == 0) throw UsageError("--jobs takes at least 1, got '" + value + "'");
+    }
     else if (arg == "--report-dir") a.report_dir = value;
     else if (arg == "--triage") a.triage = value;
     else if (arg == "--report-from") a.report_from.push_back(value);
@@ -199,6 +221,14 @@ Arguments parse_arguments(int argc, char** argv) {
   if (a.report_dir.empty()) a.report_dir = (std::filesystem::path(a.build_dir) / "reports").string();
   if (a.schema_dir.empty()) a.schema_dir = (std::filesystem::path(a.build_dir) / "mutation-schema").string();
   return a;
+}
+
+// The CPU time (user + system) of the processes this one started and waited for, theirs included.
+double children_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_CHILDREN, &usage);
+  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 std::string describe(const Candidate& c) {
@@ -237,14 +267,6 @@ void use_binary(RunConfig& config, const Arguments& a, const std::string& binary
   config.gate_command = {binary};
   for (const std::string& w : split_words(a.gate_arguments)) config.gate_command.push_back(w);
   config.gate_command.insert(config.gate_command.end(), {"--json", config.gate_json});
-}
-
-// The mutant ids the schema build's processes reached (each appended its list at exit).
-std::set<size_t> read_reached(const std::string& path) {
-  std::set<size_t> ids;
-  std::ifstream in(path);
-  for (size_t id; in >> id;) ids.insert(id);
-  return ids;
 }
 
 // A gate report without its timings: what must not change between two builds of one program.
@@ -314,6 +336,36 @@ int render_again(const Arguments& a) {
   return exit_status(score_of(recorded.records, triage));
 }
 
+// The gate on the normal build and on the schema build with no mutant active, which must pass and
+// report the same verdicts; the schema's run records the sites it reaches, and each phase alone
+// the sites it reaches (phase blame, unless `blame_phases_too` is false). nullopt, said why on
+// stderr, when they do not build, fail or differ.
+std::optional<BaselineRecord> run_baselines(RunConfig config, RunConfig schema_config, bool blame_phases_too) {
+  config.gate_timeout = schema_config.gate_timeout = 24 * 3600;
+  const MutantOutcome baseline = run_unmutated(config);
+  const std::string reached_file = (std::filesystem::path(config.work_dir) / "reached-sites.txt").string();
+  const MutantOutcome schema_baseline =
+      baseline.status == Status::Survived ? run_schema_mutant(schema_config, -1, reached_file) : baseline;
+  for (const MutantOutcome* b : {&baseline, &schema_baseline}) {
+    if (b->status == Status::Survived) continue;
+    std::cerr << "the unmutated source " << (b->status == Status::BuildFailure ? "does not build" : "fails the gate")
+              << (b == &schema_baseline ? " in the schema build" : "") << "; nothing to measure. Last lines:\n"
+              << b->output_tail;
+    return std::nullopt;
+  }
+  if (const auto difference = verdict_difference(config.gate_json, schema_config.gate_json)) {
+    std::cerr << "the schema build with no mutant active does not report what the normal build reports: "
+              << *difference << "\n";
+    return std::nullopt;
+  }
+  BaselineRecord record;
+  record.reached = read_reached(reached_file);
+  if (blame_phases_too) record.blame = blame_phases(schema_config, config.work_dir);
+  record.build_seconds = baseline.build_seconds;
+  record.gate_seconds = schema_baseline.gate_seconds;
+  return record;
+}
+
 int run(const Arguments& a) {
   if (!a.report_from.empty()) return render_again(a);
   const auto start = std::chrono::steady_clock::now();
@@ -351,6 +403,7 @@ int run(const Arguments& a) {
     return kExitOk;
   }
   const std::vector<TriageEntry> triage = triage_for(a);
+  std::filesystem::create_directories(a.report_dir);  // a --resume may find none yet
   if (!a.resume) journal.start_afresh();
   RunConfig config = run_config(a);
   install_restoring_signal_handlers();
@@ -374,62 +427,115 @@ int run(const Arguments& a) {
   RunConfig schema_config = config;
   use_binary(schema_config, a, schema.binary, "schema-gate.json");
 
-  config.gate_timeout = schema_config.gate_timeout = a.timeout.value_or(24 * 3600);
-  const MutantOutcome baseline = run_unmutated(config);
-  // The schema's unmutated gate run records the sites it reaches: the others are not covered.
-  const std::string reached_file = (std::filesystem::path(config.work_dir) / "reached-sites.txt").string();
-  const MutantOutcome schema_baseline =
-      baseline.status == Status::Survived ? run_schema_mutant(schema_config, -1, reached_file) : baseline;
-  for (const MutantOutcome* b : {&baseline, &schema_baseline}) {
-    if (b->status == Status::Survived) continue;
-    std::cerr << "the unmutated source " << (b->status == Status::BuildFailure ? "does not build" : "fails the gate")
-              << (b == &schema_baseline ? " in the schema build" : "") << "; nothing to measure. Last lines:\n"
-              << b->output_tail;
-    return kExitInternal;
+  // A resumed session of the same binaries takes the baselines an earlier one recorded.
+  const std::string baseline_file = (std::filesystem::path(a.report_dir) / "mutation-baselines.json").string();
+  const auto key = [&] { return baseline_key(config.gate_command.front(), schema.binary, a.gate_arguments); };
+  std::optional<BaselineRecord> baselines;
+  if (a.resume && rebuild(config).status != Status::BuildFailure) baselines = read_baseline_record(baseline_file, key());
+  if (baselines) {
+    std::cout << "baselines: those of the same binaries, recorded by an earlier session (" << baseline_file << ")"
+              << std::endl;
+  } else {
+    // With nothing to run (the equivalence check of a test, --max-mutants 0) no phase is blamed,
+    // and nothing is recorded for a later session.
+    baselines = run_baselines(config, schema_config, a.phase_blame && !planned.empty());
+    if (!baselines) return kExitInternal;
+    baselines->key = key();
+    if (!planned.empty()) write_baseline_record(baseline_file, *baselines);
   }
-  if (const auto difference = verdict_difference(config.gate_json, schema_config.gate_json)) {
-    std::cerr << "the schema build with no mutant active does not report what the normal build reports: "
-              << *difference << "\n";
-    return kExitInternal;
-  }
-  const std::set<size_t> reached = read_reached(reached_file);
-  summary.baseline_build_seconds = baseline.build_seconds;
-  summary.baseline_gate_seconds = schema_baseline.gate_seconds;
-  config.gate_timeout = schema_config.gate_timeout = a.timeout.value_or(3 * schema_baseline.gate_seconds + 30);
-  std::cout << "baseline: rebuild " << baseline.build_seconds << " s, gate " << schema_baseline.gate_seconds
+  const std::set<size_t>& reached = baselines->reached;
+  const PhaseBlame& blame = baselines->blame;
+  std::cout << "phase blame:";
+  for (const std::string& phase : blame.phases) std::cout << " " << phase << " reaches " << blame.reached.at(phase).size();
+  std::cout << (blame.phases.empty() ? " none, every mutant runs the whole gate" : " of the sites") << " ("
+            << reached.size() << " reached in all)" << std::endl;
+  summary.baseline_build_seconds = baselines->build_seconds;
+  summary.baseline_gate_seconds = baselines->gate_seconds;
+  config.gate_timeout = schema_config.gate_timeout = a.timeout.value_or(3 * baselines->gate_seconds + 30);
+  std::cout << "baseline: rebuild " << baselines->build_seconds << " s, gate " << baselines->gate_seconds
             << " s (the same verdicts in both builds); a mutant's gate times out after " << config.gate_timeout << " s"
             << std::endl;
 
-  std::map<std::string, std::string> originals;
   std::vector<MutantRecord> records = journal.earlier();
   const auto wall = [&] { return journal.earlier_wall_seconds() + elapsed(); };
-  for (const Candidate& c : planned) {
+  const auto cpu = [&] { return journal.earlier_cpu_seconds() + children_cpu_seconds(); };
+  summary.jobs = a.jobs;
+  // Each worker judges the next planned mutant; its record is journaled and the report rewritten
+  // as it finishes. Per-mutant builds patch the source tree, so they take turns.
+  std::mutex plan_lock, own_build_lock;
+  size_t next = 0;
+  std::map<std::string, std::string> originals;
+  double last_report = -kReportInterval;
+  const auto take = [&]() -> const Candidate* {
+    const std::lock_guard<std::mutex> hold(plan_lock);
+    if (next == planned.size()) return nullptr;
     if (a.time_limit && elapsed() >= *a.time_limit) {
       summary.stopped_by_time_limit = true;
-      break;
+      return nullptr;
     }
-    const std::string path = (std::filesystem::path(a.source_root) / c.file).string();
-    if (!originals.count(c.file)) originals[c.file] = read_text_file(path);
+    const Candidate& c = planned[next++];
+    if (!schema.chosen.count(c.index) && !originals.count(c.file)) {
+      originals[c.file] = read_text_file((std::filesystem::path(a.source_root) / c.file).string());
+    }
+    return &c;
+  };
+  const auto judge = [&](const Candidate& c, const RunConfig& schema_worker) {
+    if (!schema.chosen.count(c.index)) {
+      const std::lock_guard<std::mutex> one_at_a_time(own_build_lock);
+      return run_mutant(config, c, originals.at(c.file));
+    }
+    if (reached.count(c.index)) {
+      const std::vector<std::string> phases = blame.phases_for(c.index);
+      MutantOutcome outcome = run_schema_mutant(with_phases(schema_worker, phases), static_cast<long>(c.index));
+      outcome.gate_phases = phases;
+      return outcome;
+    }
     MutantOutcome not_covered;
     not_covered.status = Status::NotCovered;
-    records.push_back({c, !schema.chosen.count(c.index) ? run_mutant(config, c, originals[c.file])
-                          : reached.count(c.index)      ? run_schema_mutant(schema_config, static_cast<long>(c.index))
-                                                        : not_covered});
+    return not_covered;
+  };
+  const auto record = [&](const Candidate& c, MutantOutcome outcome) {
+    const std::lock_guard<std::mutex> hold(plan_lock);
+    records.push_back({c, std::move(outcome)});
     const MutantOutcome& o = records.back().outcome;
-    journal.append(records.back(), elapsed());
+    journal.append(records.back(), elapsed(), children_cpu_seconds());
     std::cout << "[" << records.size() << "/" << whole_plan.size() << "] " << describe(c) << ": " << status_name(o.status)
               << (o.own_build ? " (own build " + std::to_string(static_cast<int>(o.build_seconds)) + " s" : " (schema")
               << ", gate " << static_cast<int>(o.gate_seconds) << " s)" << std::endl;
+    // The journal holds every record; the report, rendered whole, is rewritten every few seconds.
+    if (elapsed() < last_report + kReportInterval) return;
     summary.wall_seconds = wall();
+    summary.cpu_seconds = cpu();
     write_reports(a, summary, records, triage);
+    last_report = elapsed();
+  };
+  std::exception_ptr failure;  // the first worker's error ends the run once the others finish
+  std::vector<std::thread> workers;
+  for (size_t job = 0; job < a.jobs; ++job) {
+    RunConfig schema_worker = schema_config;
+    schema_worker.work_dir = (std::filesystem::path(config.work_dir) / ("job-" + std::to_string(job))).string();
+    use_binary(schema_worker, a, schema.binary, "schema-gate.json");
+    workers.emplace_back([&, schema_worker] {
+      try {
+        while (const Candidate* c = take()) record(*c, judge(*c, schema_worker));
+      } catch (...) {
+        const std::lock_guard<std::mutex> hold(plan_lock);
+        if (!failure) failure = std::current_exception();
+        next = planned.size();
+      }
+    });
   }
+  for (std::thread& worker : workers) worker.join();
+  if (failure) std::rethrow_exception(failure);
   summary.wall_seconds = wall();
+  summary.cpu_seconds = cpu();
   write_reports(a, summary, records, triage);
   const Score score = score_of(records, triage);
   std::cout << "mutation score " << score.percent() << " %: " << score.detected << " detected, " << score.survived
             << " survived, " << score.not_covered << " not covered (" << score.equivalent << " triaged equivalent), "
-            << score.build_failures
-            << " build failures; report in " << a.report_dir << std::endl;
+            << score.build_failures << " build failures; " << static_cast<int>(summary.wall_seconds) << " s wall, "
+            << static_cast<int>(summary.cpu_seconds) << " s CPU of builds and gates; report in " << a.report_dir
+            << std::endl;
   return exit_status(score);
 }
 

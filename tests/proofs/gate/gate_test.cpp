@@ -459,7 +459,33 @@ TEST(GateFailFast, GateSkipsThePhasesAfterTheFirstFinding) {
   EXPECT_EQ(report.skipped_phases, (std::vector<std::string>{"per-file", "explorer"}));
   EXPECT_TRUE(report.categories.empty());
   EXPECT_EQ(report.outcome(), GateOutcome::Fail);
-  EXPECT_NE(gate_summary_text(report).find("not run (--fail-fast gate)"), std::string::npos);
+  EXPECT_NE(gate_summary_text(report).find("not run (--fail-fast gate or --phase)"), std::string::npos);
+}
+
+// --phase: a finding in a phase left out is never met; the chosen phases run as in the full gate.
+TEST(GatePhases, OnlyTheChosenPhasesRun) {
+  GateOptions o = gate_with_a_corpus_finding(FailFast::Off);
+  o.phases = {"explorer"};
+  const GateReport report = run_gate(o);
+  EXPECT_TRUE(report.corpus.empty());
+  ASSERT_EQ(report.phases.size(), 1u);
+  EXPECT_EQ(report.phases.front().phase, "explorer");
+  EXPECT_EQ(report.skipped_phases, (std::vector<std::string>{"corpus", "per-file"}));
+  EXPECT_EQ(report.categories.size(), 1u);
+  EXPECT_EQ(report.outcome(), GateOutcome::Pass) << "the corpus's finding is in a phase left out";
+  o.phases = {"corpus", "per-file"};
+  const GateReport corpus = run_gate(o);
+  EXPECT_EQ(corpus.corpus.size(), 2u);
+  EXPECT_TRUE(corpus.categories.empty());
+  EXPECT_EQ(corpus.outcome(), GateOutcome::Fail);
+  o.phases = {"bad-inputs"};  // a part of the corpus: the scenarios, where the finding is, stay out
+  const GateReport bad_inputs = run_gate(o);
+  EXPECT_TRUE(bad_inputs.corpus.empty());
+  ASSERT_EQ(bad_inputs.phases.size(), 1u);
+  EXPECT_EQ(bad_inputs.phases.front().phase, "corpus");
+  EXPECT_EQ(bad_inputs.outcome(), GateOutcome::Pass);
+  o.phases = {"scenarios"};
+  EXPECT_EQ(run_gate(o).corpus.size(), 2u);
 }
 
 // On one thread the rule proofs are a phase of their own, run last: --fail-fast gate skips them

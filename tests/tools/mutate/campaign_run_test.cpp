@@ -1,12 +1,13 @@
 // The program end to end on a small CMake project of its own, whose `skipsound gate` checks one
 // function and logs each run's SKIPSOUND_MUTANT_ID: the schema build judges every mutant without
 // a rebuild and reports what the normal build reports with no mutant active; a mutant in code no
-// gate run reaches is not covered and not run; --resume runs only what the journal lacks; --sample and --changed-since choose what their options say.
+// gate run reaches is not covered and not run; --resume runs only what the journal lacks; --jobs judges several at once alike; --sample and --changed-since choose what their options say.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -180,12 +181,38 @@ TEST_F(Campaign, TheSchemaBuildJudgesEveryMutantAndAResumedRunOnlyTheRest) {
     const std::string status = nlohmann::json::parse(lines[i]).at("mutant").at("status");
     run_again += status != "not-covered" && status != "build-failure";
   }
-  EXPECT_EQ(gate_runs().size(), run_again + 2) << "the two baselines and the covered mutants not in the journal";
+  EXPECT_EQ(gate_runs().size(), run_again)
+      << "the covered mutants not in the journal; the baselines of the same binaries are the first session's";
+  EXPECT_NE(output().find("baselines: those of the same binaries, recorded by an earlier session"), std::string::npos)
+      << output();
   const nlohmann::json resumed = report();
   EXPECT_EQ(resumed.at("run"), mutants);
   EXPECT_EQ(resumed.at("detected"), first.at("detected"));
   EXPECT_EQ(resumed.at("survived"), first.at("survived"));
   EXPECT_EQ(resumed.at("notCovered"), first.at("notCovered"));
+}
+
+// Mutants judged side by side (--jobs) get the verdicts they get one at a time, each id once.
+TEST_F(Campaign, ParallelJobsJudgeEachMutantOnceWithTheSameVerdicts) {
+  configure();
+  const auto statuses = [&] {
+    std::map<std::string, std::string> by_mutant;
+    for (const nlohmann::json& m : report().at("mutants")) {
+      by_mutant[m.at("operator").get<std::string>() + ":" + std::to_string(m.at("line").get<size_t>()) + ":" +
+                m.at("after").get<std::string>()] = m.at("status");
+    }
+    return by_mutant;
+  };
+  const auto one_at_a_time = mutate({"lib/calc.cpp"});
+  const std::map<std::string, std::string> sequential = statuses();
+  fs::remove(gate_log_);
+  EXPECT_EQ(mutate({"lib/calc.cpp", "--jobs", "3"}), one_at_a_time) << output();
+  EXPECT_EQ(statuses(), sequential) << output();
+  EXPECT_EQ(report().at("run"), report().at("planned"));
+  std::vector<std::string> runs = gate_runs();
+  std::sort(runs.begin(), runs.end());
+  EXPECT_EQ(std::adjacent_find(runs.begin(), runs.end()), runs.end()) << "every id once";
+  EXPECT_EQ(mutate({"lib/calc.cpp", "--jobs", "0"}), 2) << output();
 }
 
 TEST_F(Campaign, ASliceEndsAtItsTimeLimitWithItsReportAndTheNextOneContinues) {

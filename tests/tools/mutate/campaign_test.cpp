@@ -33,14 +33,15 @@ TEST_F(Journal, AResumedJournalHoldsWhatEarlierSessionsJudged) {
   {
     CampaignJournal first(path_, false);
     first.start_afresh();
-    first.append(record("checker/a.cpp", 3, Status::Killed), 10);
-    first.append(record("checker/a.cpp", 4, Status::Survived), 25);
+    first.append(record("checker/a.cpp", 3, Status::Killed), 10, 15);
+    first.append(record("checker/a.cpp", 4, Status::Survived), 25, 40);
   }
   {
     CampaignJournal second(path_, true);
     ASSERT_EQ(second.earlier().size(), 2u);
     EXPECT_EQ(second.earlier_wall_seconds(), 25);
-    second.append(record("checker/b.cpp", 9, Status::Timeout), 7);
+    EXPECT_EQ(second.earlier_cpu_seconds(), 40);
+    second.append(record("checker/b.cpp", 9, Status::Timeout), 7, 12);
   }
   const CampaignJournal third(path_, true);
   ASSERT_EQ(third.earlier().size(), 3u);
@@ -49,13 +50,14 @@ TEST_F(Journal, AResumedJournalHoldsWhatEarlierSessionsJudged) {
   EXPECT_EQ(third.earlier()[2].candidate.mutation.line, 9u);
   EXPECT_FALSE(third.earlier()[2].outcome.own_build);
   EXPECT_EQ(third.earlier_wall_seconds(), 25 + 7) << "each session up to its last record";
+  EXPECT_EQ(third.earlier_cpu_seconds(), 40 + 12);
 }
 
 TEST_F(Journal, ALineTornByAKillIsDroppedAndADamagedOneNamed) {
   {
     CampaignJournal journal(path_, false);
     journal.start_afresh();
-    journal.append(record("checker/a.cpp", 3, Status::Killed), 10);
+    journal.append(record("checker/a.cpp", 3, Status::Killed), 10, 10);
   }
   std::ofstream(path_, std::ios::app) << R"({"session": 0, "sessionSeconds": 12, "mut)";
   EXPECT_EQ(CampaignJournal(path_, true).earlier().size(), 1u);
@@ -72,7 +74,7 @@ TEST_F(Journal, AFreshStartForgetsTheEarlierCampaign) {
   {
     CampaignJournal journal(path_, false);
     journal.start_afresh();
-    journal.append(record("checker/a.cpp", 3, Status::Killed), 10);
+    journal.append(record("checker/a.cpp", 3, Status::Killed), 10, 10);
   }
   CampaignJournal fresh(path_, true);
   fresh.start_afresh();

@@ -96,6 +96,16 @@ TEST_F(MutantRun, AKilledRunIsRepairedFromItsJournal) {
   EXPECT_FALSE(restore_interrupted(journal_path(config_)));
 }
 
+// The gate starts processes in other folders (the bad inputs): the reached-sites file they
+// append to is named whatever their working folder.
+TEST_F(MutantRun, TheReachedSitesFileIsNamedFromAnyFolder) {
+  config_.gate_command = {"sh", "-c", "cd / && echo $SKIPSOUND_MUTANT_ID >> \"$SKIPSOUND_MUTANT_REACHED\""};
+  const std::filesystem::path reached = root_ / "reached.txt";
+  const MutantOutcome outcome = run_schema_mutant(config_, 7, std::filesystem::relative(reached).string());
+  EXPECT_EQ(outcome.status, Status::Survived) << outcome.output_tail;
+  EXPECT_EQ(read(reached), "7\n");
+}
+
 TEST_F(MutantRun, OnePatchAtATime) {
   std::filesystem::create_directories(config_.work_dir);
   const std::string path = (root_ / "code.cpp").string();
