@@ -57,7 +57,7 @@ class TableJudge {
     }
   }
 
-  void judge(const ScanPredicate& p, const json& answer) {
+  void judge(const SparkScanPredicate& p, const json& answer) {
     ScanFormTally& tally = out_.forms[p.form];
     if (!answer.is_object() || !answer.contains("kept")) {
       ++tally.refused;
@@ -78,17 +78,17 @@ class TableJudge {
   }
 
  private:
-  std::string where(const ScanPredicate& p, const LiveFile& f) const {
+  std::string where(const SparkScanPredicate& p, const LiveFile& f) const {
     return table_ + " " + f.add.path + " [" + p.form + "] WHERE " + p.sql + " (stats " + f.add.stats.value_or("none") +
            ")";
   }
 
-  bool proved(const ScanPredicate& p, const LiveFile& f) {
+  bool proved(const SparkScanPredicate& p, const LiveFile& f) {
     const FileEvidence e = evidence_of(f, log_.metadata.schema, log_.stats_config);
     return smt::verdict_of(oracle_.check(p.predicate, log_.metadata.schema, e)) == smt::OracleVerdict::Unsat;
   }
 
-  void judge_engine_skip(const ScanPredicate& p, const LiveFile& f, bool skipsound_keeps, ScanFormTally& tally) {
+  void judge_engine_skip(const SparkScanPredicate& p, const LiveFile& f, bool skipsound_keeps, ScanFormTally& tally) {
     ++tally.engine_skips;
     const auto rows = rows_.find(f.add.path);
     if (rows != rows_.end() && any_row_matches(*p.predicate, rows->second)) {
@@ -102,7 +102,7 @@ class TableJudge {
     }
   }
 
-  void judge_own_skip(const ScanPredicate& p, const LiveFile& f, ScanFormTally& tally) {
+  void judge_own_skip(const SparkScanPredicate& p, const LiveFile& f, ScanFormTally& tally) {
     if (proved(p, f)) {
       ++tally.beyond_proved;
     } else {
@@ -122,7 +122,7 @@ class TableJudge {
 
 }  // namespace
 
-std::vector<ScanPredicate> scan_predicates(const Schema& schema, const StatsConfig& config,
+std::vector<SparkScanPredicate> spark_scan_predicates(const Schema& schema, const StatsConfig& config,
                                            const std::vector<std::vector<Row>>& files, uint64_t seed, size_t count) {
   const generators::TableShape shape{schema, config};
   std::vector<generators::GeneratedFile> generated;
@@ -141,7 +141,7 @@ std::vector<ScanPredicate> scan_predicates(const Schema& schema, const StatsConf
     }
     return out;
   });
-  std::vector<ScanPredicate> out;
+  std::vector<SparkScanPredicate> out;
   for (ExprPtr& e : gen(rc::Random(seed), kPredicateSize).value()) {
     const std::string form = generators::predicate_form(*e);
     const std::string sql = to_sql(e, SqlDialect::Spark);
@@ -151,7 +151,7 @@ std::vector<ScanPredicate> scan_predicates(const Schema& schema, const StatsConf
 }
 
 void judge_scan_decisions(const DeltaTable& log, const std::map<std::string, std::vector<Row>>& rows,
-                          const std::vector<ScanPredicate>& predicates, const json& scans, const std::string& table,
+                          const std::vector<SparkScanPredicate>& predicates, const json& scans, const std::string& table,
                           ScanDecisions& out) {
   TableJudge judge(log, rows, table, out);
   for (size_t i = 0; i < predicates.size(); ++i) {

@@ -17,7 +17,7 @@
 
 namespace skipsound::engines {
 
-struct ScanPredicate {
+struct SparkScanPredicate {
   ExprPtr predicate;  // bound against the table's schema
   std::string sql;    // Spark's dialect, as the driver receives it
   std::string form;   // generators::predicate_form
@@ -25,7 +25,7 @@ struct ScanPredicate {
 
 // `count` predicates from the per-file generator, each biased towards one of the table's files
 // (its rows and the model writer's stats for them), drawn from `seed`.
-std::vector<ScanPredicate> scan_predicates(const Schema& schema, const StatsConfig& config,
+std::vector<SparkScanPredicate> spark_scan_predicates(const Schema& schema, const StatsConfig& config,
                                            const std::vector<std::vector<Row>>& files, uint64_t seed, size_t count);
 
 struct ScanFormTally {
@@ -49,7 +49,7 @@ struct ScanDecisions {
 // One table: the engine's answers (`scans`: per predicate {"kept": [paths]} or {"error": text})
 // against skipsound's scan filter on `log`, judged with the files' rows (by path).
 void judge_scan_decisions(const DeltaTable& log, const std::map<std::string, std::vector<Row>>& rows,
-                          const std::vector<ScanPredicate>& predicates, const nlohmann::json& scans,
+                          const std::vector<SparkScanPredicate>& predicates, const nlohmann::json& scans,
                           const std::string& table, ScanDecisions& out);
 
 }  // namespace skipsound::engines

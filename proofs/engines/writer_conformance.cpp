@@ -233,7 +233,7 @@ std::string fixed(double v, int digits) {
 
 // The table's scans, judged on the log as skipsound reads it; a table whose log or rows failed
 // the writer comparison has its error reported there already.
-void judge_scans(const ConformanceTable& table, const std::string& dir, const std::vector<ScanPredicate>& predicates,
+void judge_scans(const ConformanceTable& table, const std::string& dir, const std::vector<SparkScanPredicate>& predicates,
                  const json& response, ConformanceResult& result) {
   try {
     const DeltaTable log = load_delta_table(dir);
@@ -413,11 +413,11 @@ ConformanceResult run_writer_conformance(const ConformanceOptions& options, cons
     const std::filesystem::path dir = root / name;
     std::filesystem::remove_all(dir);
     json request = conformance_request(table);
-    std::vector<ScanPredicate> predicates;
+    std::vector<SparkScanPredicate> predicates;
     if (options.predicates_per_table > 0) {
-      predicates = scan_predicates(table.schema, StatsConfig::from_configuration(table.configuration, table.partition_columns),
+      predicates = spark_scan_predicates(table.schema, StatsConfig::from_configuration(table.configuration, table.partition_columns),
                                    table.files, stream_seed(options.seed, kScanStream, i), options.predicates_per_table);
-      for (const ScanPredicate& p : predicates) request["scans"].push_back(p.sql);
+      for (const SparkScanPredicate& p : predicates) request["scans"].push_back(p.sql);
     }
     request["trial"] = name;
     request["dir"] = dir.string();

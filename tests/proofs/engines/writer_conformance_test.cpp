@@ -207,8 +207,8 @@ TEST(ScanDecisions, TheEnginesKeepsAndSkipsAreJudgedByTheOracleAndTheRows) {
     const std::string dir = (scratch.path() / t.name).string();
     write_log(t, dir);
     const DeltaTable log = load_delta_table(dir);
-    const std::vector<ScanPredicate> predicates =
-        scan_predicates(t.schema, log.stats_config, t.files, seed, 6);
+    const std::vector<SparkScanPredicate> predicates =
+        spark_scan_predicates(t.schema, log.stats_config, t.files, seed, 6);
     std::map<std::string, std::vector<Row>> rows;
     json every = json::array(), none = json::array();
     for (size_t i = 0; i < t.files.size(); ++i) {
