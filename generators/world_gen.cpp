@@ -309,12 +309,16 @@ std::string id_list(const std::vector<int64_t>& ids) {
   return list;
 }
 
-// A DELETE or UPDATE of exactly the rows with these ids.
-WorldTransaction by_ids(const Context& c, const std::vector<int64_t>& ids) {
-  const std::string where = " WHERE id IN (" + id_list(ids) + ")";
+// A DELETE, or an UPDATE of x to a boundary value, of the rows `where` selects.
+WorldTransaction delete_or_update(const Context& c, const std::string& where) {
   WorldTransaction t;
   t.operations.push_back(one_in(2) ? "DELETE" + where : "UPDATE SET x = " + lit(c, boundary_x(c)) + where);
   return t;
+}
+
+// A DELETE or UPDATE of exactly the rows with these ids.
+WorldTransaction by_ids(const Context& c, const std::vector<int64_t>& ids) {
+  return delete_or_update(c, " WHERE id IN (" + id_list(ids) + ")");
 }
 
 // The first file's live rows in a drawn order.
@@ -391,10 +395,7 @@ WorldTransaction matched_only_merge(const Context& c, std::vector<WorldRow> sour
 // table (x equal to the x of some row by id), or draws rand() (its values shift when an earlier
 // row of the file is deleted).
 WorldTransaction self_reading_dml(const Context& c, const std::vector<int64_t>& ids) {
-  const std::string where = " WHERE x IN (SELECT x FROM t WHERE id IN (" + id_list(ids) + "))";
-  WorldTransaction t;
-  t.operations.push_back(one_in(2) ? "DELETE" + where : "UPDATE SET x = " + lit(c, boundary_x(c)) + where);
-  return t;
+  return delete_or_update(c, " WHERE x IN (SELECT x FROM t WHERE id IN (" + id_list(ids) + "))");
 }
 
 WorldTransaction random_dml(const std::vector<int64_t>& ids) {
