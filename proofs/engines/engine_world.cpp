@@ -77,9 +77,9 @@ json merge_json(const Operation& op, const Schema& schema, SqlDialect d) {
   return m;
 }
 
-// `restore_version`: the world version a RESTORE goes back to (the driver maps it to the engine's).
-json operation_json(const Operation& op, const Schema& schema, std::optional<int64_t> restore_version,
-                    SqlDialect d) {
+// `restore_version`: the world version a RESTORE goes back to (the driver maps it to the engine's),
+// null for a transaction without one.
+json operation_json(const Operation& op, const Schema& schema, const int64_t* restore_version, SqlDialect d) {
   switch (op.kind) {
     case OperationKind::Insert:
       if (op.rows_per_file != 0) throw Unsupported{"INSERT ROWS PER FILE"};
@@ -109,8 +109,7 @@ json transaction_json(const ScenarioTransaction& txn, const Schema& schema, SqlD
   if (txn.settings.reads_whole_table) throw Unsupported{"a whole-table read besides the operation"};
   if (txn.operations.size() != 1) throw Unsupported{"several operations in one transaction"};
   const auto restore = txn.restore_versions.find(0);
-  const std::optional<int64_t> restore_version =
-      restore == txn.restore_versions.end() ? std::nullopt : std::optional(restore->second);
+  const int64_t* restore_version = restore == txn.restore_versions.end() ? nullptr : &restore->second;
   json operation = operation_json(txn.operations[0], schema, restore_version, d);
   if (txn.settings.stats == StatsPresence::Missing) operation["stats"] = false;
   return {{"name", txn.name}, {"operation", operation}};
