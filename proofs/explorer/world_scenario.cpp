@@ -31,6 +31,22 @@ std::vector<std::string> transaction_options(const generators::WorldTransaction&
   return options;
 }
 
+// The schedule's steps in order, for the text and the builder alike: every transaction but the
+// late one declared, then the commits; a late transaction is declared after the first commit, so
+// it starts at that version. `commits(from, to)` takes commit_order[from, to) as one line.
+template <class Declare, class Commits>
+void walk_schedule(const World& world, const Declare& declare, const Commits& commits) {
+  for (size_t t = 0; t < world.transactions.size(); ++t) {
+    if (t != world.late_start) declare(t);
+  }
+  const size_t early_commits = world.late_start ? 1 : 0;
+  if (world.late_start) {
+    commits(0, early_commits);
+    declare(*world.late_start);
+  }
+  commits(early_commits, world.commit_order.size());
+}
+
 }  // namespace
 
 std::string world_scenario_text(const World& world, Mutant mutant, const std::vector<std::string>& expect_lines) {
@@ -77,16 +93,7 @@ std::string world_scenario_text(const World& world, Mutant mutant, const std::ve
     }
     text += "\n";
   };
-  for (size_t t = 0; t < world.transactions.size(); ++t) {
-    if (t != world.late_start) declare(t);
-  }
-  // A late transaction is declared after the first commit, so it starts at that version.
-  const size_t early_commits = world.late_start ? 1 : 0;
-  if (world.late_start) {
-    commit_line(0, early_commits);
-    declare(*world.late_start);
-  }
-  commit_line(early_commits, world.commit_order.size());
+  walk_schedule(world, declare, commit_line);
   for (const std::string& line : expect_lines) text += line + "\n";
   return text;
 }
@@ -160,15 +167,7 @@ Scenario world_scenario(const World& world, Mutant mutant) {
       next_line();
       for (size_t i = from; i < to; ++i) scenario.commit(transaction_name(world.commit_order[i]));
     };
-    for (size_t t = 0; t < world.transactions.size(); ++t) {
-      if (t != world.late_start) declare(t);
-    }
-    const size_t early_commits = world.late_start ? 1 : 0;
-    if (world.late_start) {
-      commit_line(0, early_commits);
-      declare(*world.late_start);
-    }
-    commit_line(early_commits, world.commit_order.size());
+    walk_schedule(world, declare, commit_line);
     return scenario.finish();
   } catch (const InputError& e) {
     throw InputError("explorer:" + std::to_string(line) + ": " + (e.column() > 0 ? e.render() : e.message()));
