@@ -119,9 +119,10 @@ void scan_error(const ScanSubject& subject, const ScanPredicate& p, const char* 
 }
 
 // A live row of the dropped file that matches, or (with the oracle) a row its stats allow that
-// matches, as the headline's end; none when the skip is sound.
+// matches, as the headline's end; none when the skip is sound. Z3's unknown proves nothing either
+// way: the skip is then counted as not judged on its stats, in `out.unsupported`.
 std::optional<std::pair<std::string, json>> unsound_skip(const ScanSubject& subject, const ScanPredicate& p,
-                                                         const TableFile& file) {
+                                                         const TableFile& file, ScanJudgement& out) {
   const Schema& schema = subject.table.schema();
   for (const Row& row : file.live_rows()) {
     if (evaluate(*p.bound, row) == Truth::True) return std::pair{"yet its row " + canonical(row, schema) + " matches", row_to_driver(row, schema)};
@@ -135,6 +136,14 @@ std::optional<std::pair<std::string, json>> unsound_skip(const ScanSubject& subj
   }
   evidence.dialect = subject.foreign.count(file.path) ? StatsDialect::DeltaSpark : StatsDialect::DeltaRs;
   const smt::OracleResult r = subject.oracle->check(p.bound, schema, evidence);
+  if (const auto* unknown = std::get_if<smt::Unknown>(&r)) {
+    ++out.unsupported["the oracle on a dropped file's stats: unknown (" + unknown->reason + ")"];
+    return std::nullopt;
+  }
+  if (const auto* internal = std::get_if<smt::InternalError>(&r)) {
+    ++out.unsupported["the oracle on a dropped file's stats: internal error, a skipsound bug (" + internal->message + ")"];
+    return std::nullopt;
+  }
   const auto* sat = std::get_if<smt::Sat>(&r);
   if (!sat) return std::nullopt;
   return std::pair{std::string("yet its stats (") + stats_dialect_name(evidence.dialect) + " dialect) allow the matching row " +
@@ -166,7 +175,7 @@ void judge_kept(const ScanSubject& subject, const ScanPredicate& p, const char* 
   for (const TableFile& file : subject.table.files()) {
     ++out.file_decisions;
     if (kept.count(file.path)) continue;
-    const auto unsound = unsound_skip(subject, p, file);
+    const auto unsound = unsound_skip(subject, p, file, out);
     if (!unsound) continue;
     EngineFinding f = engine_finding(EngineFindingKind::UnsoundSkip,
                                      std::string(part) + " drops " + file.path + " for `" + p.sql + "`, " + unsound->first);
